@@ -1,0 +1,23 @@
+// Step 01's child process: answers every line it reads on stdin, upper-cased, on stdout.
+// stdout carries answers and nothing else; logs go to stderr.
+import { LineDecoder } from "./framing.ts";
+
+const decoder = new LineDecoder();
+let answered = 0;
+
+function answer(line: string): void {
+  process.stdout.write(line.toUpperCase() + "\n");
+  answered += 1;
+}
+
+process.stdin.on("data", (chunk: Buffer) => {
+  for (const line of decoder.push(chunk)) answer(line);
+});
+
+process.stdin.on("end", () => {
+  const last = decoder.end();
+  if (last !== undefined) answer(last);
+  console.error(`[server] stdin closed after ${answered} lines; exiting`);
+});
+
+console.error("[server] ready");
