@@ -1,0 +1,152 @@
+// Tests for steps/run.mjs, run as a learner runs it: a separate `node` process, judged by its output and exit status.
+// Each test checks output a broken runner would get wrong: exact text where the output is meant to be pasted into docs.
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, describe, expect, test } from "vitest";
+import { FIXTURES } from "./run.fixtures.mjs";
+import { ESC, fixtureSteps, isAlive, realSteps, removeFixtures, repoRoot, run, start, step01 } from "./run.helpers.mjs";
+import { WIRE, WIRE_EXPECTED } from "./run.wire-fixture.mjs";
+
+afterAll(removeFixtures);
+
+
+describe("--list and bad use", () => {
+  test("--list and no arguments show one line per step, 01 with its title", async () => {
+    const title = JSON.parse(readFileSync(join(repoRoot, "steps", step01, "package.json"), "utf8")).description;
+    const listed = await run(["--list"]);
+    expect(listed.status).toBe(0);
+    expect(listed.stdout.split("\n")[0]).toBe(`01  ${title}`);
+    expect(listed.stdout.trimEnd().split("\n")).toHaveLength(realSteps.length);
+    expect((await run([])).stdout).toBe(listed.stdout);
+  });
+
+  test("an unknown step fails and names the valid ones", async () => {
+    const result = await run(["99"]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toContain("Unknown step 99");
+    expect(result.stderr).toContain(`Valid steps: ${realSteps.map((name) => name.slice(0, 2)).join(", ")}.`);
+    expect((await run(["abc"])).status).toBe(2);
+  });
+
+  test("unknown options and options without a step are usage errors", async () => {
+    const unknown = await run(["1", "--frobnicate"]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option --frobnicate");
+    const noStep = await run(["--diff"]);
+    expect(noStep.status).toBe(2);
+    expect(noStep.stderr).toContain("--diff needs a step number");
+    expect((await run(["1", "2"])).status).toBe(2);
+  });
+});
+
+describe("running a demo", () => {
+  test("`1` runs step 01's demo and passes on its exit status", async () => {
+    const result = await run(["1"]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("child -> parent: CAFÉ CRÈME");
+    expect(result.stdout).toContain("child exited with code 0");
+  }, 30_000);
+
+  test("a demo's own exit status becomes the runner's", async () => {
+    const stepsDir = fixtureSteps({ "01-fails": FIXTURES.fails });
+    const result = await run(["01"], { stepsDir });
+    expect(result.stdout).toBe("about to fail\n");
+    expect(result.status).toBe(3);
+  }, 30_000);
+});
+
+describe("--diff and --stat", () => {
+  const framing = readFileSync(join(repoRoot, "steps", step01, "src", "framing.ts"), "utf8");
+
+  test("step 1 is shown whole, as new files, without colour when piped", async () => {
+    const result = await run(["1", "--diff"]);
+    expect(result.status).toBe(0);
+    const header = `--- (new file)\n+++ steps/${step01}/src/framing.ts\n@@ -0,0 +1,${framing.split("\n").length - 1} @@\n`;
+    const added = framing.trimEnd().split("\n").map((line) => `+${line}`).join("\n");
+    expect(result.stdout).toContain(header + added + "\n");
+    expect(result.stdout).not.toContain(ESC);
+    expect((await run(["01", "--diff"])).stdout).toBe(result.stdout);
+  });
+
+  test("FORCE_COLOR colours a piped diff, and FORCE_COLOR=0 or NO_COLOR keep it plain", async () => {
+    const forced = await run(["1", "--diff"], { env: { FORCE_COLOR: "1" } });
+    expect(forced.stdout).toContain(`${ESC}32m+export class LineDecoder {${ESC}0m`);
+    expect(forced.stdout).toContain(`${ESC}36m@@ -0,0 +1,`);
+    expect((await run(["1", "--diff"], { env: { FORCE_COLOR: "0" } })).stdout).not.toContain(ESC);
+    expect((await run(["1", "--diff"], { env: { NO_COLOR: "1" } })).stdout).not.toContain(ESC);
+  });
+
+  test("--stat counts lines per file and in total, alone or with --diff", async () => {
+    const result = await run(["1", "--stat"]);
+    expect(result.status).toBe(0);
+    const framingLines = framing.split("\n").length - 1;
+    expect(result.stdout).toMatch(new RegExp(`^ src/framing\\.ts +\\| +\\+${framingLines} +-0  \\(new\\)$`, "m"));
+    expect(result.stdout).toMatch(/^ \d+ files changed, \d+ insertions\(\+\), 0 deletions\(-\)\n$/m);
+    expect((await run(["1", "--diff", "--stat"])).stdout).toBe(result.stdout);
+  });
+
+  test("a fixture pair shows changed, new and removed files; a name-only package.json change is hidden", async () => {
+    const stepsDir = fixtureSteps(FIXTURES.diffPair);
+    const result = await run(["2", "--diff"], { stepsDir });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe(FIXTURES.diffPairExpected);
+    expect((await run(["2", "--stat"], { stepsDir })).stdout).toBe(FIXTURES.diffPairStat);
+  });
+
+  test("package.json is shown when more than its name changed, but the name line never is", async () => {
+    const stepsDir = fixtureSteps(FIXTURES.diffPair);
+    const result = await run(["3", "--diff"], { stepsDir });
+    expect(result.stdout).toBe(FIXTURES.describedExpected);
+  });
+});
+
+describe("--wire", () => {
+  test("prints every JSON-RPC line in order, telling processes apart and shortening long strings", async () => {
+    const stepsDir = fixtureSteps({ "01-wire": WIRE });
+    const tmp = join(stepsDir, "tmp");
+    mkdirSync(tmp);
+    const result = await run(["1", "--wire"], { stepsDir, env: { TMPDIR: tmp } });
+    expect(result.stderr).toBe("");
+    expect(result.stdout).toBe(WIRE_EXPECTED);
+    expect(result.status).toBe(0);
+    // The shared log lives in a temporary folder that the runner removes.
+    expect(readdirSync(tmp).filter((name) => name.startsWith("learn-mcp-wire-"))).toEqual([]);
+  }, 30_000);
+
+  test("step 01 has no JSON-RPC: its demo runs and a note says so", async () => {
+    const result = await run(["1", "--wire"]);
+    expect(result.status).toBe(0);
+    expect(result.stdout).toContain("child -> parent: CAFÉ CRÈME");
+    expect(result.stdout).not.toMatch(/^(->|<-) /m);
+    expect(result.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "(--wire: step 01 sent no JSON-RPC message over stdio; all output above is the demo's own.)",
+    );
+  }, 30_000);
+});
+
+describe("Ctrl-C", () => {
+  test("SIGINT stops the demo and its detached descendants, and the runner exits 130", async () => {
+    const stepsDir = fixtureSteps({ "01-hang": FIXTURES.hang });
+    const child = start(["1"], { stepsDir });
+    let stdout = "";
+    const pids = await new Promise((resolve, reject) => {
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+        const match = /PIDS (\d+) (\d+) (\d+)/.exec(stdout);
+        if (match) resolve(match.slice(1).map(Number));
+      });
+      child.on("exit", () => reject(new Error(`runner exited early: ${stdout}`)));
+    });
+    try {
+      const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+      child.kill("SIGINT");
+      expect(await exited).toBe(130);
+      const deadline = Date.now() + 5000;
+      while (pids.some(isAlive) && Date.now() < deadline) await sleep(50);
+      expect(pids.filter(isAlive)).toEqual([]);
+    } finally {
+      for (const pid of pids.filter(isAlive)) process.kill(pid, "SIGKILL");
+    }
+  }, 30_000);
+});

@@ -1,0 +1,68 @@
+// Prints a step's changes as a unified diff or as a per-file line count (--stat).
+// Colour is decided once, from the terminal and NO_COLOR / FORCE_COLOR, so piped output stays plain text for the docs.
+import { compareSteps } from "./diff.mjs";
+
+const ANSI = { bold: "\x1b[1m", red: "\x1b[31m", green: "\x1b[32m", cyan: "\x1b[36m", reset: "\x1b[0m" };
+
+/** FORCE_COLOR wins (except "0" or "false"), then NO_COLOR, then whether stdout is a terminal. */
+export function useColour(env = process.env, stream = process.stdout) {
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "") {
+    return env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false";
+  }
+  if (env.NO_COLOR) return false;
+  return Boolean(stream.isTTY);
+}
+
+function painter(enabled) {
+  return (colour, text) => (enabled ? `${ANSI[colour]}${text}${ANSI.reset}` : text);
+}
+
+/** The whole output of --diff or --stat for `after` (the previous step is `before`, undefined for the first). */
+export function renderDiff(before, after, { statOnly = false, colour = useColour() } = {}) {
+  const paint = painter(colour);
+  const changes = compareSteps(before, after);
+  if (changes.length === 0) return `No file differs from steps/${before.folder}.\n`;
+  const lines = statOnly ? statLines(changes, paint) : changes.flatMap((change) => fileLines(change, before, after, paint));
+  return lines.join("\n") + "\n";
+}
+
+// A side that does not exist is named in words: the diff is read by people, not fed to patch(1).
+function fileLines(change, before, after, paint) {
+  const oldName = change.status === "new" ? "(new file)" : `steps/${before.folder}/${change.path}`;
+  const newName = change.status === "removed" ? "(removed)" : `steps/${after.folder}/${change.path}`;
+  const lines = [paint("bold", `--- ${oldName}`), paint("bold", `+++ ${newName}`)];
+  for (const hunk of change.hunks) {
+    lines.push(paint("cyan", hunkHeader(hunk)));
+    for (const line of hunk.lines) lines.push(paintLine(line, paint));
+  }
+  return lines;
+}
+
+// Unified diff convention: an empty range starts at the line before it, so a new file reads "-0,0".
+function hunkHeader({ oldStart, oldLines, newStart, newLines }) {
+  const from = oldLines === 0 ? oldStart - 1 : oldStart;
+  const to = newLines === 0 ? newStart - 1 : newStart;
+  return `@@ -${from},${oldLines} +${to},${newLines} @@`;
+}
+
+function paintLine(line, paint) {
+  if (line.startsWith("+")) return paint("green", line);
+  if (line.startsWith("-")) return paint("red", line);
+  return line;
+}
+
+function statLines(changes, paint) {
+  const width = Math.max(...changes.map((change) => change.path.length));
+  const countWidth = Math.max(...changes.map((c) => String(Math.max(c.added, c.removed)).length)) + 1;
+  const lines = changes.map((change) => {
+    const added = paint("green", `+${change.added}`.padStart(countWidth));
+    const removed = paint("red", `-${change.removed}`.padStart(countWidth));
+    const note = change.status === "changed" ? "" : `  (${change.status})`;
+    return ` ${change.path.padEnd(width)} | ${added} ${removed}${note}`;
+  });
+  const added = changes.reduce((sum, change) => sum + change.added, 0);
+  const removed = changes.reduce((sum, change) => sum + change.removed, 0);
+  const files = changes.length === 1 ? "1 file" : `${changes.length} files`;
+  lines.push(` ${files} changed, ${added} insertions(+), ${removed} deletions(-)`);
+  return lines;
+}

@@ -1,0 +1,64 @@
+// Runs a step's demo (src/main.ts under tsx) and exits with its status; with --wire, also shows its JSON-RPC traffic.
+// The demo gets its own process group so Ctrl-C reaches only the runner, which then stops the whole tree itself.
+import { spawn } from "node:child_process";
+import { constants } from "node:os";
+import { killTree } from "./processes.mjs";
+import { openWireLog } from "./wire-log.mjs";
+
+const wirePreload = new URL("./wire.mjs", import.meta.url).href;
+// A shell's exit status for a process ended by each signal: 128 + the signal's number.
+const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGPIPE: 141 };
+
+function demoEnv(wireLog) {
+  if (!wireLog) return process.env;
+  const { MCP_WIRE_LABEL, ...env } = process.env;
+  // NODE_OPTIONS carries the preload into Node processes the demo starts, and into theirs.
+  const nodeOptions = [env.NODE_OPTIONS, `--import=${wirePreload}`].filter(Boolean).join(" ");
+  return { ...env, NODE_OPTIONS: nodeOptions, MCP_WIRE_LOG: wireLog.path };
+}
+
+function startDemo(step, tsxLoader, wireLog) {
+  const preload = wireLog ? ["--import", wirePreload] : [];
+  return spawn(process.execPath, [...preload, "--import", tsxLoader, "src/main.ts"], {
+    cwd: step.dir,
+    stdio: ["inherit", wireLog ? wireLog.appendFd : "inherit", "inherit"],
+    env: demoEnv(wireLog),
+    detached: true,
+  });
+}
+
+/** Resolves with the demo's exit status, or 130/143 once the runner was interrupted and the tree is stopped. */
+function waitForDemo(demo, step) {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const stop = async (signalName) => {
+      if (stopping) return; // A second Ctrl-C while stopping changes nothing: the grace period is short.
+      stopping = true;
+      if (demo.pid !== undefined) await killTree(demo.pid);
+      resolve(SIGNAL_EXIT[signalName]);
+    };
+    for (const name of ["SIGINT", "SIGTERM"]) process.on(name, () => stop(name));
+    // Our reader went away (`| head`): with --wire the demo's output passes through us, so stop it as SIGPIPE would.
+    process.stdout.on("error", () => stop("SIGPIPE"));
+    demo.on("error", (error) => {
+      console.error(`Could not start the demo of step ${step.id}: ${error.message}`);
+      resolve(1);
+    });
+    demo.on("exit", (code, signal) => {
+      // Killed by a signal from elsewhere: report it the way a shell would, 128 + the signal's number.
+      if (!stopping) resolve(code ?? 128 + (constants.signals[signal] ?? 0));
+    });
+  });
+}
+
+/** Runs the demo to the end and returns the status the runner should exit with. */
+export async function runDemo(step, { tsxLoader, wire }) {
+  const wireLog = wire ? openWireLog() : undefined;
+  const demo = startDemo(step, tsxLoader, wireLog);
+  wireLog?.closeAppend(); // The demo holds its own copy; ours would only keep the file open.
+  const status = await waitForDemo(demo, step);
+  if (wireLog && !wireLog.finish() && status === 0) {
+    console.log(`(--wire: step ${step.id} sent no JSON-RPC message over stdio; all output above is the demo's own.)`);
+  }
+  return status;
+}

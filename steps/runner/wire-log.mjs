@@ -1,0 +1,37 @@
+// The shared log behind --wire: the demo's stdout and every process's wire lines are appended to one file.
+// One O_APPEND file puts lines from all processes in the order they were written; the runner copies it out as it grows.
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const POLL_MS = 30;
+
+export function openWireLog() {
+  const dir = mkdtempSync(join(tmpdir(), "learn-mcp-wire-"));
+  const path = join(dir, "wire.log");
+  const appendFd = openSync(path, "a"); // Given to the demo as its stdout.
+  const readFd = openSync(path, "r");
+  const buffer = Buffer.alloc(64 * 1024);
+  let position = 0;
+
+  function copyNewBytes() {
+    let read;
+    while ((read = readSync(readFd, buffer, 0, buffer.length, position)) > 0) {
+      position += read;
+      if (!process.stdout.destroyed) process.stdout.write(Buffer.from(buffer.subarray(0, read)));
+    }
+  }
+  const timer = setInterval(copyNewBytes, POLL_MS);
+
+  /** Copies what is left, removes the file and says whether any JSON-RPC message was logged. */
+  function finish() {
+    clearInterval(timer);
+    copyNewBytes();
+    const sawMessages = /^(->|<-) \[/m.test(readFileSync(path, "utf8"));
+    closeSync(readFd);
+    rmSync(dir, { recursive: true, force: true });
+    return sawMessages;
+  }
+
+  return { path, appendFd, closeAppend: () => closeSync(appendFd), finish };
+}
