@@ -1,0 +1,121 @@
+// `node scripts/docs.mjs sync|check [--root DIR] [FILE...]`: regenerates or verifies every gen block in the docs.
+// All blocks are generated before anything is written or judged, so output order never depends on timing.
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { createTwoFilesPatch } from "diff";
+import { currentBody, parseDoc, rewrite } from "./docblocks.mjs";
+import { generate, isCommand } from "./generate.mjs";
+import { REPO_ROOT } from "./normalize.mjs";
+
+const CONCURRENCY = 2;
+const DIFF_LINES = 30;
+
+function parseArgs(argv) {
+  const [mode, ...rest] = argv;
+  const rootAt = rest.indexOf("--root");
+  const root = rootAt === -1 ? REPO_ROOT : path.resolve(rest.splice(rootAt, 2)[1]);
+  if (mode !== "sync" && mode !== "check") throw new Error("usage: docs.mjs sync|check [--root DIR] [FILE...]");
+  return { mode, root, files: rest.map((file) => path.relative(root, path.resolve(root, file))) };
+}
+
+function listDocs(root) {
+  const docsDir = path.join(root, "docs");
+  const chapters = existsSync(docsDir) ? readdirSync(docsDir).filter((name) => name.endsWith(".md")).sort() : [];
+  const docs = chapters.map((name) => `docs/${name}`);
+  return existsSync(path.join(root, "README.md")) ? [...docs, "README.md"] : docs;
+}
+
+// Runs `task` over `items` with at most `limit` in flight; results keep the items' order.
+async function mapLimited(items, limit, task) {
+  const results = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+const keyOf = (block) => `${block.kind} ${block.args}`;
+
+// Identical markers in several chapters are generated once; results are looked up by marker, never by finish order.
+async function generateAll(blocks, root) {
+  const unique = [...new Map(blocks.map((block) => [keyOf(block), block])).values()];
+  const results = new Map();
+  const settle = async (block) => {
+    const result = await generate(block, root).then((body) => ({ body }), (error) => ({ error: error.message }));
+    results.set(keyOf(block), result);
+  };
+  await Promise.all(unique.filter((block) => !isCommand(block.kind)).map(settle));
+  await mapLimited(unique.filter((block) => isCommand(block.kind)), CONCURRENCY, settle);
+  return (block) => results.get(keyOf(block));
+}
+
+function shortDiff(where, before, after) {
+  const patch = createTwoFilesPatch(`${where} (in the doc)`, `${where} (generated)`, before, after, "", "", {
+    context: 2,
+  });
+  const lines = patch.split("\n").filter((line) => !/^={10,}$/.test(line) && line !== "");
+  const more = lines.length - DIFF_LINES;
+  const shown = [...lines.slice(0, DIFF_LINES), ...(more > 0 ? [`… ${more} more lines`] : [])];
+  return shown.map((line) => `    ${line}`).join("\n");
+}
+
+// Compares one doc's blocks with their generated bodies; returns what is stale, what failed, and the new text.
+function judgeDoc(doc, text, resultOf) {
+  const { lines, blocks, errors } = parseDoc(text);
+  const problems = errors.map((error) => `${doc}:${error.line}: ${error.message}`);
+  const stale = [];
+  const bodies = blocks.map((block) => {
+    const marker = `gen ${block.kind} ${block.args}`;
+    const result = resultOf(block);
+    if (result.error) problems.push(`${doc}:${block.line}: ${marker}: ${result.error}`);
+    if (result.error || result.body.join("\n") === currentBody(lines, block).join("\n")) return undefined;
+    const where = `${doc}:${block.line}`;
+    const body = currentBody(lines, block);
+    const before = body.length === 0 ? "" : body.join("\n") + "\n";
+    stale.push({ where, marker, diff: shortDiff(where, before, result.body.join("\n") + "\n") });
+    return result.body;
+  });
+  return { blocks: blocks.length, problems, stale, text: rewrite(lines, blocks, bodies) };
+}
+
+function report(mode, judged) {
+  const blocks = judged.reduce((sum, doc) => sum + doc.blocks, 0);
+  const stale = judged.flatMap((doc) => doc.stale);
+  const problems = judged.flatMap((doc) => doc.problems);
+  if (mode === "check") {
+    for (const block of stale) console.log(`stale: ${block.where} <!-- ${block.marker} -->\n${block.diff}`);
+  }
+  // Errors share stdout with the summary so that they stay in order when piped.
+  for (const problem of problems) console.log(`error: ${problem}`);
+  const parts = [`${blocks} blocks in ${judged.length} files`];
+  if (mode === "sync") parts.push(`${stale.length} rewritten`);
+  else if (stale.length > 0) {
+    parts.push(`${stale.length} stale (${stale.map((block) => block.where).join(", ")}); run pnpm docs:sync`);
+  }
+  if (problems.length > 0) parts.push(`${problems.length} errors`);
+  else if (mode === "check" && stale.length === 0) parts.push("all up to date");
+  console.log(`docs: ${parts.join(", ")}`);
+  return problems.length > 0 || (mode === "check" && stale.length > 0) ? 1 : 0;
+}
+
+async function main() {
+  const { mode, root, files } = parseArgs(process.argv.slice(2));
+  const docs = files.length > 0 ? files : listDocs(root);
+  const texts = docs.map((doc) => readFileSync(path.join(root, doc), "utf8"));
+  const resultOf = await generateAll(texts.flatMap((text) => parseDoc(text).blocks), root);
+  const judged = docs.map((doc, i) => judgeDoc(doc, texts[i], resultOf));
+  if (mode === "sync") {
+    judged.forEach((doc, i) => doc.text !== texts[i] && writeFileSync(path.join(root, docs[i]), doc.text));
+  }
+  process.exitCode = report(mode, judged);
+}
+
+main().catch((error) => {
+  console.error(`docs: ${error.message}`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,121 @@
+// Produces the fenced content of one gen block: code from files, output from real runs.
+// Commands run in their own process group so a timeout kills everything they started, not just the shell.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fenced } from "./docblocks.mjs";
+import { normalize } from "./normalize.mjs";
+import { extractRegion, wholeFile } from "./regions.mjs";
+
+export const TIMEOUT_MS = 120_000;
+const LANGS = new Map([
+  ...[".ts", ".mts", ".cts"].map((ext) => [ext, "ts"]),
+  ...[".js", ".mjs", ".cjs"].map((ext) => [ext, "js"]),
+  [".json", "json"],
+  [".sh", "sh"],
+  [".md", "md"],
+]);
+
+/** Kinds that start processes; the others only read files and need no concurrency limit. */
+export const isCommand = (kind) => ["diff", "stat", "run", "wire", "exec"].includes(kind);
+
+// Own process groups do not get the terminal's Ctrl-C, so it is passed on to them here.
+const running = new Set();
+function stopAllOnInterrupt() {
+  if (process.listenerCount("SIGINT") > 0) return;
+  process.on("SIGINT", () => {
+    for (const pid of running) killGroup(pid);
+    process.exit(130);
+  });
+}
+
+/** Runs `command` with `args` at `cwd`; resolves with its output whatever the exit status. */
+export function runCommand(command, args, { cwd, timeout = TIMEOUT_MS }) {
+  const env = { ...process.env, NO_COLOR: "1" };
+  delete env.FORCE_COLOR;
+  stopAllOnInterrupt();
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    running.add(child.pid);
+    const out = { stdout: "", stderr: "", status: null, timedOut: false };
+    // Decode per stream, not per chunk: a UTF-8 character may be split across two chunks.
+    child.stdout.setEncoding("utf8").on("data", (text) => (out.stdout += text));
+    child.stderr.setEncoding("utf8").on("data", (text) => (out.stderr += text));
+    const timer = setTimeout(() => {
+      out.timedOut = true;
+      killGroup(child.pid);
+    }, timeout);
+    child.on("error", reject);
+    child.on("close", (status, signal) => {
+      clearTimeout(timer);
+      running.delete(child.pid);
+      resolve({ ...out, status: status ?? signal });
+    });
+  });
+}
+
+function killGroup(pid) {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // The group is already gone.
+  }
+}
+
+function readSource(root, file) {
+  const full = path.join(root, file);
+  if (!file || !existsSync(full)) throw new Error(`file ${file || "(none)"} not found`);
+  return readFileSync(full, "utf8");
+}
+
+const langOf = (file) => LANGS.get(path.extname(file)) ?? "text";
+
+function code(args, root) {
+  const [file, region] = args.split("#");
+  const text = readSource(root, file);
+  return fenced(region === undefined ? wholeFile(text) : extractRegion(text, region), langOf(file));
+}
+
+// The runner's step number is passed through as typed, after checking it is one.
+async function runner(args, flags, root) {
+  if (!/^\d+$/.test(args)) throw new Error(`expected a step number, got "${args}"`);
+  const shown = ["node", "steps/run.mjs", args, ...flags].join(" ");
+  const result = await runCommand(process.execPath, ["steps/run.mjs", args, ...flags], { cwd: root });
+  if (result.timedOut) throw new Error(`\`${shown}\` timed out after ${TIMEOUT_MS / 1000} s`);
+  if (result.status !== 0) {
+    const tail = result.stderr.trimEnd().split("\n").slice(-8).join("\n");
+    throw new Error(`\`${shown}\` exited with status ${result.status}\n${tail}`);
+  }
+  return normalize(result.stdout, root).replace(/\s+$/, "");
+}
+
+// A failing command is shown honestly: its status becomes the block's last line.
+async function exec(command, root) {
+  if (!command) throw new Error("exec needs a command");
+  const result = await runCommand("bash", ["-c", `{ ${command}\n} 2>&1`], { cwd: root });
+  if (result.timedOut) throw new Error(`\`${command}\` timed out after ${TIMEOUT_MS / 1000} s`);
+  const output = normalize(result.stdout, root).replace(/\s+$/, "");
+  if (result.status === 0) return output;
+  return `${output}${output ? "\n" : ""}(exit status ${result.status})`;
+}
+
+/** The lines that belong between a block's markers; throws an Error saying what went wrong. */
+export async function generate({ kind, args }, root) {
+  switch (kind) {
+    case "code":
+      return code(args, root);
+    case "file":
+      return fenced(readSource(root, args), langOf(args));
+    case "diff":
+      return fenced(await runner(args, ["--diff"], root), "diff");
+    case "stat":
+      return fenced(await runner(args, ["--diff", "--stat"], root), "text");
+    case "run":
+      return fenced(await runner(args, [], root), "text");
+    case "wire":
+      return fenced(await runner(args, ["--wire"], root), "text");
+    case "exec":
+      return fenced(await exec(args, root), "text");
+  }
+  throw new Error(`unknown gen kind "${kind}"`);
+}

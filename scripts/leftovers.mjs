@@ -1,0 +1,69 @@
+// Finds processes a test run left behind, by reading /proc (Linux only).
+// A process matched only by the repository path must also be orphaned: a colleague's concurrent run is spared.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+
+export const MARKER = "LEARN_MCP_TEST_RUN";
+export const canCheck = () => existsSync("/proc/self/stat");
+
+const read = (pid, file) => {
+  try {
+    return readFileSync(`/proc/${pid}/${file}`, "utf8");
+  } catch {
+    return undefined; // gone, or another user's
+  }
+};
+
+/** The pids alive now. */
+export function snapshotPids() {
+  return new Set(readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number));
+}
+
+// /proc/PID/stat is "pid (comm) state ppid …"; comm may contain spaces and ")", so parse after the last ")".
+function stat(pid) {
+  const text = read(pid, "stat");
+  if (text === undefined) return undefined;
+  const [state, ppid] = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { state, ppid: Number(ppid) };
+}
+
+function ancestors(pid) {
+  const chain = new Set();
+  for (let current = pid; current > 0 && !chain.has(current); current = stat(current)?.ppid ?? 0) chain.add(current);
+  return chain;
+}
+
+/** A shell-like rendering of a process's command line. */
+export const commandLine = (pid) => (read(pid, "cmdline") ?? "").split("\0").filter(Boolean).join(" ");
+
+/**
+ * Processes started since `before` that still run and belong to this run: they carry MARKER=`marker` in
+ * their environment, or mention `root` on their command line while orphaned (parent is init, or a leftover).
+ */
+export function findLeftovers({ before, marker, root }) {
+  const mine = ancestors(process.pid);
+  const candidates = new Map();
+  for (const pid of snapshotPids()) {
+    const info = stat(pid);
+    if (before.has(pid) || mine.has(pid) || info === undefined || info.state === "Z") continue;
+    const marked = (read(pid, "environ") ?? "").split("\0").includes(`${MARKER}=${marker}`);
+    const mentionsRoot = root !== undefined && commandLine(pid).includes(root);
+    if (marked || mentionsRoot) candidates.set(pid, { pid, ppid: info.ppid, marked, command: commandLine(pid) });
+  }
+  const isLeftover = (entry, seen = new Set()) => {
+    if (entry.marked || entry.ppid === 1 || mine.has(entry.ppid)) return true;
+    const parent = candidates.get(entry.ppid);
+    return parent !== undefined && !seen.has(parent.pid) && isLeftover(parent, seen.add(entry.pid));
+  };
+  return [...candidates.values()].filter((entry) => isLeftover(entry)).map(({ pid, command }) => ({ pid, command }));
+}
+
+/** SIGKILLs each leftover; one that already exited is not an error. */
+export function killLeftovers(leftovers) {
+  for (const { pid } of leftovers) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // It exited between the scan and the kill.
+    }
+  }
+}

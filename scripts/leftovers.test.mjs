@@ -1,0 +1,72 @@
+// The leftover-process scan on real processes: marked children, orphans naming the root, and what it spares.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { afterEach, describe, expect, it } from "vitest";
+import { canCheck, findLeftovers, killLeftovers, MARKER, snapshotPids } from "./leftovers.mjs";
+
+// A root no real process mentions, so the scan cannot pick up anything but these tests' processes.
+const ROOT = `/nonexistent/learn-mcp-leftovers-${process.pid}`;
+const SLEEP = "setTimeout(() => {}, 60000)";
+const started = [];
+
+function sleeper(env, ...args) {
+  const child = spawn(process.execPath, ["-e", SLEEP, ...args], { env, detached: true, stdio: "ignore" });
+  started.push(child.pid);
+  return child;
+}
+
+// Starts a sleeper naming ROOT through a parent that does not (it reads ROOT from its environment) and prints
+// the sleeper's pid; `parentStays` keeps that parent alive. Neither carries the marker.
+async function grandchild(parentStays) {
+  const script = `
+    const argv = ["-e", ${JSON.stringify(SLEEP)}, process.env.ROOT];
+    const c = require("node:child_process").spawn(process.execPath, argv, { detached: true, stdio: "ignore", env: {} });
+    console.log(c.pid);
+    ${parentStays ? SLEEP : "c.unref();"}`;
+  const parent = spawn(process.execPath, ["-e", script], { env: { ROOT }, stdio: ["ignore", "pipe", "ignore"] });
+  started.push(parent.pid);
+  const [chunk] = await once(parent.stdout, "data");
+  const pid = Number(String(chunk).trim());
+  started.push(pid);
+  if (!parentStays) await once(parent, "exit");
+  return pid;
+}
+
+afterEach(() => {
+  killLeftovers(started.splice(0).map((pid) => ({ pid })));
+});
+
+describe.skipIf(!canCheck())("findLeftovers", () => {
+  it("finds a detached child carrying the marker, and killLeftovers kills it", async () => {
+    const before = snapshotPids();
+    const child = sleeper({ ...process.env, [MARKER]: "run-1" });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const found = findLeftovers({ before, marker: "run-1", root: ROOT });
+    expect(found).toEqual([{ pid: child.pid, command: `${process.execPath} -e ${SLEEP}` }]);
+    killLeftovers(found);
+    const [, signal] = await once(child, "exit");
+    expect(signal).toBe("SIGKILL");
+  });
+
+  it("ignores processes from before the snapshot and other runs' markers", async () => {
+    const old = sleeper({ ...process.env, [MARKER]: "run-2" });
+    const before = snapshotPids();
+    sleeper({ ...process.env, [MARKER]: "another-run" });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(findLeftovers({ before, marker: "run-2", root: ROOT })).toEqual([]);
+    expect(before.has(old.pid)).toBe(true);
+  });
+
+  it("finds an orphan without the marker whose command line mentions the root", async () => {
+    const before = snapshotPids();
+    const pid = await grandchild(false);
+    const found = findLeftovers({ before, marker: "run-3", root: ROOT });
+    expect(found.map((leftover) => leftover.pid)).toEqual([pid]);
+  });
+
+  it("spares a process that mentions the root while its parent is still running", async () => {
+    const before = snapshotPids();
+    await grandchild(true);
+    expect(findLeftovers({ before, marker: "run-4", root: ROOT })).toEqual([]);
+  });
+});

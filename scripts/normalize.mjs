@@ -1,0 +1,52 @@
+// The closed list of rules that make captured output stable enough to commit into docs.
+// Each rule is one regexp anchored on its own context, so ordinary numbers (ports, counts, ids) pass through.
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+// One path segment in running text ends at "/", whitespace, quotes, brackets, ":" (file:line) or ",".
+const SEGMENT = "[^/\\s\"'`,:;()\\[\\]{}<>]+";
+
+function tempRoots() {
+  const roots = new Set(["/tmp", os.tmpdir(), privateTmp()]);
+  return [...roots].filter(Boolean).sort((a, b) => b.length - a.length).map(escape).join("|");
+}
+
+// macOS reports /var/folders/... but processes print /private/var/folders/...; both are temporary.
+function privateTmp() {
+  return os.tmpdir().startsWith("/var/") ? `/private${os.tmpdir()}` : undefined;
+}
+
+/** The rules, in the order they apply; `root` is the directory printed as ".". */
+export function rulesFor(root = REPO_ROOT) {
+  return [
+    // First, so that a repository checked out under /tmp still prints as "./steps/...".
+    { name: "repository root", regexp: new RegExp(`${escape(root)}(?![\\w.-])`, "g"), replacement: "." },
+    // The first directory below the temp root is the random mkdtemp one; names inside it are the program's own.
+    {
+      name: "temporary path",
+      regexp: new RegExp(`(?<![\\w./-])(?:${tempRoots()})/${SEGMENT}`, "g"),
+      replacement: "<tmp>",
+    },
+    {
+      name: "ISO-8601 timestamp",
+      regexp: /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?(?!\w)/g,
+      replacement: "<time>",
+    },
+    // A unit right after the number is what makes it a duration: "port 3000" and "2 steps" have none.
+    { name: "duration", regexp: /(?<![\w.])\d+(?:\.\d+)?\s?(ms|s)\b/g, replacement: "<n> $1" },
+    { name: "process id", regexp: /\bpid(\s*[=:]?\s*)\d+\b/gi, replacement: "pid$1<pid>" },
+  ];
+}
+
+export const rules = rulesFor();
+
+/** Applies every rule in order; `root` defaults to this repository. */
+export function normalize(text, root = REPO_ROOT) {
+  const list = root === REPO_ROOT ? rules : rulesFor(root);
+  return list.reduce((out, rule) => out.replace(rule.regexp, rule.replacement), text);
+}

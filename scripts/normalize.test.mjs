@@ -1,0 +1,55 @@
+// Each normalisation rule with an example, and the ordinary text every rule must leave alone.
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { normalize, REPO_ROOT, rules } from "./normalize.mjs";
+
+describe("normalize", () => {
+  it.each([
+    ["started at 2025-11-29T23:36:01.123Z", "started at <time>"],
+    ["at 2025-11-29T23:36:01+01:00.", "at <time>."],
+    ["took 12 ms", "took <n> ms"],
+    ["took 12.3ms", "took <n> ms"],
+    ["waited 1.2 s then 3s", "waited <n> s then <n> s"],
+    ["server pid 1234 started", "server pid <pid> started"],
+    ["pid=99", "pid=<pid>"],
+    ["wrote /tmp/learn-mcp-abc123/notes.txt", "wrote <tmp>/notes.txt"],
+    ["made /tmp/learn-mcp-abc123", "made <tmp>"],
+    ["'/tmp/learn-mcp-abc123/sub/notes.txt'", "'<tmp>/sub/notes.txt'"],
+    [`${REPO_ROOT}/steps/01-stdio-echo/src/main.ts:12`, "./steps/01-stdio-echo/src/main.ts:12"],
+    [`cwd ${REPO_ROOT}`, "cwd ."],
+  ])("rewrites %j", (input, expected) => {
+    expect(normalize(input)).toBe(expected);
+  });
+
+  it.each([
+    "listening on port 3000",
+    "the answer is 42",
+    "2 steps, 3 sums",
+    "version 1.2.3",
+    "/work/tmp/notes.txt",
+    "2025-11-29 is a date, not a time",
+    `${REPO_ROOT}-backup/x`,
+  ])("leaves %j alone", (input) => {
+    expect(normalize(input)).toBe(input);
+  });
+
+  it("uses the os temporary directory as well as /tmp", () => {
+    expect(normalize(path.join(os.tmpdir(), "run-x1y2", "log.txt"))).toBe("<tmp>/log.txt");
+  });
+
+  it("treats a repository under /tmp as the repository, not as a temporary path", () => {
+    expect(normalize("/tmp/checkout/steps/run.mjs", "/tmp/checkout")).toBe("./steps/run.mjs");
+  });
+
+  it("exports its rules with a name, a regexp and a replacement", () => {
+    expect(rules.map((rule) => rule.name)).toEqual([
+      "repository root",
+      "temporary path",
+      "ISO-8601 timestamp",
+      "duration",
+      "process id",
+    ]);
+    for (const rule of rules) expect(rule.regexp).toBeInstanceOf(RegExp);
+  });
+});

@@ -1,0 +1,64 @@
+// THE test command (`pnpm test`): typecheck, vitest, docs check, step checks, in that order, output streamed.
+// Every phase runs even after a failure so one run shows everything; vitest must also leave no process behind.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { canCheck, findLeftovers, killLeftovers, MARKER, snapshotPids } from "./leftovers.mjs";
+import { REPO_ROOT } from "./normalize.mjs";
+
+const bin = (name) => path.join(REPO_ROOT, "node_modules", ".bin", name);
+
+function run(command, args, env = process.env) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: "inherit" });
+    child.on("error", (error) => {
+      console.error(`cannot start ${command}: ${error.message}`);
+      resolve(1);
+    });
+    child.on("close", (status, signal) => resolve(status ?? signal));
+  });
+}
+
+// The marker tags every process vitest starts, however deep, unless a client strips its child's environment.
+async function vitestLeavingNothing() {
+  if (!canCheck()) console.log("test: no /proc here, so the check for leftover processes is skipped");
+  const before = canCheck() ? snapshotPids() : undefined;
+  const marker = randomBytes(8).toString("hex");
+  const status = await run(bin("vitest"), ["run"], { ...process.env, [MARKER]: marker });
+  if (before === undefined) return status;
+  await sleep(1000); // let processes that are already shutting down finish
+  const leftovers = findLeftovers({ before, marker, root: REPO_ROOT });
+  if (leftovers.length === 0) return status;
+  console.log(`test: ${leftovers.length} process(es) left running after vitest; killing them:`);
+  for (const { pid, command } of leftovers) console.log(`  pid ${pid}: ${command}`);
+  killLeftovers(leftovers);
+  return status === 0 ? "leftover processes" : status;
+}
+
+const phases = [
+  ["typecheck", () => run(bin("tsc"), ["--noEmit", "-p", "tsconfig.json"])],
+  ["vitest", vitestLeavingNothing],
+  ["docs:check", () => run(process.execPath, ["scripts/docs.mjs", "check"])],
+  ["check:steps", () => run(process.execPath, ["scripts/check-steps.mjs"])],
+];
+
+const results = [];
+for (const [name, phase] of phases) {
+  console.log(`\n=== ${name}`);
+  const started = Date.now();
+  const status = await phase();
+  results.push({ name, status, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+}
+
+// A status is an exit code, a signal name, or a reason such as "leftover processes".
+function outcome(status) {
+  if (status === 0) return "passed";
+  return `FAILED (${typeof status === "number" ? `exit ${status}` : status})`;
+}
+
+console.log("");
+for (const { name, status, seconds } of results) console.log(`${name}: ${outcome(status)} in ${seconds} s`);
+const failed = results.filter((result) => result.status !== 0).length;
+console.log(`${results.length - failed} passed, ${failed} failed`);
+process.exitCode = failed > 0 ? 1 : 0;
