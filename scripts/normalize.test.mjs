@@ -29,9 +29,14 @@ describe("normalize", () => {
     "version 1.2.3",
     "/work/tmp/notes.txt",
     "2025-11-29 is a date, not a time",
-    `${REPO_ROOT}-backup/x`,
   ])("leaves %j alone", (input) => {
     expect(normalize(input)).toBe(input);
+  });
+
+  // A root outside any temporary folder, so the check holds wherever CI clones the repository.
+  it("leaves a sibling of the repository alone", () => {
+    expect(normalize("/srv/learn-mcp-backup/x", "/srv/learn-mcp")).toBe("/srv/learn-mcp-backup/x");
+    expect(normalize("/srv/learn-mcp/x", "/srv/learn-mcp")).toBe("./x");
   });
 
   it("uses the os temporary directory as well as /tmp", () => {
