@@ -1,0 +1,91 @@
+// How the matrix starts its programs (each server and CLI a real child process of this Node, by absolute path)
+// and finds any that a cell left running. TypeScript runs through tsx's loader, named by absolute path.
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
+import { commandLine, snapshotPids } from "../leftovers.mjs";
+import { REPO_ROOT } from "../normalize.mjs";
+
+//#region commands
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
+const step = (...parts) => path.join(REPO_ROOT, "steps", ...parts);
+const peer = (name) => step("06-sdk-client", "node_modules", "@modelcontextprotocol", name);
+const inspectorPackage = JSON.parse(readFileSync(path.join(peer("inspector"), "package.json"), "utf8"));
+export const inspectorBin = path.join(peer("inspector"), inspectorPackage.bin.inspector);
+export const handWrittenCli = [process.execPath, "--import", tsxLoader, step("04-mcp-client-by-hand", "src", "cli.ts")];
+const STEP_SERVERS = { "03": "03-mcp-server-by-hand", "05": "05-sdk-server", "07": "07-resources-and-prompts" };
+
+/** The argv that starts a server; `folder` is the sandbox or workspace of the servers that take one. */
+export function serverArgv(id, folder) {
+  if (id === "everything") return [process.execPath, path.join(peer("server-everything"), "dist", "index.js"), "stdio"];
+  return [process.execPath, "--import", tsxLoader, step(STEP_SERVERS[id], "src", "server.ts"), folder];
+}
+//#endregion
+
+//#region run-process
+const PROCESS_TIMEOUT_MS = 60_000;
+
+// Past its time a CLI gets SIGINT, which the hand-written one passes on to its server (a process group of its own),
+// then SIGKILL for its whole group; the test's leftover check catches anything that still survives.
+export function runProcess(argv, env) {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const child = spawn(argv[0], argv.slice(1), { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const out = { stdout: "", stderr: "" };
+    child.stdout.setEncoding("utf8").on("data", (text) => (out.stdout += text));
+    child.stderr.setEncoding("utf8").on("data", (text) => (out.stderr += text));
+    let kill;
+    const timer = setTimeout(() => {
+      child.kill("SIGINT");
+      kill = setTimeout(() => {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // The group is already gone.
+        }
+      }, 3_000);
+    }, PROCESS_TIMEOUT_MS);
+    child.on("error", reject);
+    child.on("close", (status, signal) => {
+      clearTimeout(timer);
+      clearTimeout(kill);
+      resolve({ ...out, status: status ?? signal, ms: Date.now() - started });
+    });
+  });
+}
+//#endregion
+
+//#region leftovers
+// Every process of a cell carries CELL_TAG in its environment, handed on by each client to the server it starts.
+export const CELL_TAG = "LEARN_MCP_INTEROP_CELL";
+
+/** Live processes (not zombies) tagged `tag`; Linux only, like the test command's own leftover check. */
+export const tagged = (tag) =>
+  [...snapshotPids()].filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z")) return false; // exited, waiting to be reaped
+      return readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").includes(`${CELL_TAG}=${tag}`);
+    } catch {
+      return false; // gone, or not ours to read
+    }
+  });
+
+// Clients stop their servers as they close, but a server may take a moment to exit: wait a little, then kill.
+/** The processes tagged `tag` still running after `graceMs`, each killed and returned with its command line. */
+export async function survivors(tag, graceMs = 5_000) {
+  for (let waited = 0; waited < graceMs && tagged(tag).length > 0; waited += 100) await sleep(100);
+  const left = tagged(tag).map((pid) => ({ pid, command: commandLine(pid) }));
+  for (const { pid } of left) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // It exited after all.
+    }
+  }
+  return left;
+}
+//#endregion

@@ -1,0 +1,39 @@
+// The matrix's leftover check on real processes: a tagged process that outlives the grace period is found and killed.
+import { spawn } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
+import { CELL_TAG, runProcess, survivors, tagged } from "./launch.mjs";
+
+const started = [];
+const tag = `launch-test-${process.pid}`;
+function node(script, env) {
+  const child = spawn(process.execPath, ["-e", script], { env: { ...process.env, ...env }, stdio: "ignore" });
+  started.push(child);
+  return child;
+}
+afterEach(() => started.splice(0).forEach((child) => child.kill("SIGKILL")));
+
+describe.skipIf(process.platform !== "linux")("survivors", () => {
+  it("reports and kills a tagged process that outlives the grace period", async () => {
+    const sleeper = node("setTimeout(() => {}, 60000)", { [CELL_TAG]: tag });
+    await expect.poll(() => tagged(tag)).toEqual([sleeper.pid]);
+    const left = await survivors(tag, 300);
+    expect(left).toEqual([{ pid: sleeper.pid, command: expect.stringContaining("setTimeout") }]);
+    await expect.poll(() => tagged(tag)).toEqual([]);
+  });
+
+  it("spares a tagged process that exits within the grace period, and every untagged one", async () => {
+    node("setTimeout(() => {}, 300)", { [CELL_TAG]: tag });
+    const untagged = node("setTimeout(() => {}, 60000)", {});
+    await expect.poll(() => tagged(tag)).toHaveLength(1);
+    expect(await survivors(tag, 3_000)).toEqual([]);
+    expect(untagged.exitCode).toBe(null);
+  });
+});
+
+describe("runProcess", () => {
+  it("resolves with the exit status and both streams, whatever the status", async () => {
+    const script = 'process.stdout.write("out"); process.stderr.write("err"); process.exitCode = 3';
+    const result = await runProcess([process.execPath, "-e", script], process.env);
+    expect(result).toMatchObject({ status: 3, stdout: "out", stderr: "err" });
+  });
+});
