@@ -1,5 +1,7 @@
+import { Writable } from "node:stream";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
-import { LineDecoder } from "./framing.ts";
+import { LineDecoder, writeLine } from "./framing.ts";
 
 const bytes = (s: string) => Buffer.from(s, "utf8");
 
@@ -35,5 +37,40 @@ describe("LineDecoder", () => {
     expect(decoder.push(bytes("windows\r\nlast"))).toEqual(["windows"]);
     expect(decoder.end()).toBe("last");
     expect(decoder.end()).toBeUndefined();
+  });
+});
+
+// A stream that records each write it is asked to make, batched (writev) or not.
+function recorder() {
+  const writes: string[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      writes.push(chunk.toString("utf8"));
+      done();
+    },
+    writev(chunks, done) {
+      writes.push(chunks.map(({ chunk }) => (chunk as Buffer).toString("utf8")).join(""));
+      done();
+    },
+  });
+  return { stream, writes };
+}
+
+describe("writeLine", () => {
+  it("sends the lines of one tick in one write, in order", async () => {
+    const { stream, writes } = recorder();
+    for (const line of ["one", "two", "three"]) writeLine(stream, line);
+    expect(writes).toEqual([]);
+    await nextTurn();
+    expect(writes).toEqual(["one\ntwo\nthree\n"]);
+  });
+
+  it("starts a new write for a line written in a later tick", async () => {
+    const { stream, writes } = recorder();
+    writeLine(stream, "first");
+    await nextTurn();
+    writeLine(stream, "second");
+    await nextTurn();
+    expect(writes).toEqual(["first\n", "second\n"]);
   });
 });

@@ -1,6 +1,6 @@
 // Step 03's server: MCP over stdio by hand, on step 02's JSON-RPC layer, with four tools.
 // Run as `server.ts <sandbox-folder>`: settings come as arguments; stdout carries protocol messages only.
-import { LineDecoder } from "./framing.ts";
+import { LineDecoder, writeLine } from "./framing.ts";
 import { handleLine, type Method, type Methods } from "./jsonrpc.ts";
 import { Session } from "./lifecycle.ts";
 import { openSandbox, SandboxError, writeInside } from "./sandbox.ts";
@@ -90,7 +90,7 @@ function serve(line: string): void {
   // A blank line carries no message: skip it rather than answer it with a parse error.
   if (line.trim() === "") return;
   void handleLine(line, methods, session.acceptsBatches()).then((reply) => {
-    if (reply !== undefined) process.stdout.write(reply + "\n");
+    if (reply !== undefined) writeLine(process.stdout, reply);
   });
 }
 

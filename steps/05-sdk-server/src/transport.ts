@@ -2,7 +2,7 @@
 // The child leads its own process group, so close() also reaches what a wrapper such as npx started.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import { LineDecoder } from "./framing.ts";
+import { LineDecoder, writeLine } from "./framing.ts";
 
 // Only the end of the server's stderr is kept: enough to explain a crash, bounded in memory.
 const STDERR_TAIL_CHARS = 2000;
@@ -41,7 +41,7 @@ export class StdioTransport {
   }
 
   send(line: string): void {
-    if (!this.#gone) this.#child.stdin.write(line + "\n");
+    if (!this.#gone) writeLine(this.#child.stdin, line);
   }
 
   async #waitForExit(): Promise<string> {

@@ -1,5 +1,6 @@
-// Line framing for stdio: bytes in, whole UTF-8 lines out.
+// Line framing for stdio: bytes in, whole UTF-8 lines out; lines out, one write per tick.
 // Bytes are kept until their "\n" arrives and decoded only then, so a character split across chunks survives.
+import type { Writable } from "node:stream";
 
 export class LineDecoder {
   #pending: Buffer[] = [];
@@ -33,3 +34,15 @@ export class LineDecoder {
     return text.endsWith("\r") ? text.slice(0, -1) : text;
   }
 }
+
+//#region write-line
+/** Writes `line` and its "\n". Lines written in the same tick leave together, in one write. */
+export function writeLine(stream: Writable, line: string): void {
+  // Each write is a system call that wakes the reader; one per message costs more CPU than the JSON work.
+  if (!stream.writableCorked) {
+    stream.cork();
+    process.nextTick(() => stream.uncork());
+  }
+  stream.write(line + "\n");
+}
+//#endregion

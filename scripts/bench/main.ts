@@ -1,0 +1,102 @@
+// `pnpm bench [--rounds N] [--smoke] [--json out.json] [--pairs id,id] [--label text]`: every pair, side by side.
+// Rounds interleave the pairs, so a noisy minute on the shared machine hits every pair alike.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { Driver } from "./channel.ts";
+import { cpuMicros, CLOCK_TICKS, median } from "./measure.ts";
+import { NAIVE_PAIR, PAIRS, type Pair } from "./pairs.ts";
+import { integrityProblems, render } from "./render.mjs";
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "5" },
+    smoke: { type: "boolean", default: false },
+    json: { type: "string" },
+    pairs: { type: "string" },
+    label: { type: "string", default: "" },
+  },
+});
+
+//#region settings
+// Long enough for /proc's 10 ms CPU tick: 2 s of 64 calls in flight per pair and round is 100+ ticks per process.
+const FULL = { latencyCalls: 5000, inflight: 64, minCalls: 20_000, minMs: 2000, bigCalls: 3, warmCalls: 5000 };
+const SMOKE = { latencyCalls: 5, inflight: 1, minCalls: 0, minMs: 0, bigCalls: 1, warmCalls: 0 };
+const settings = values.smoke ? SMOKE : FULL;
+const rounds = values.smoke ? 1 : Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) fail(`--rounds must be a whole number above 0, not ${values.rounds}`);
+const known = [...PAIRS, NAIVE_PAIR];
+const pairs = values.pairs?.split(",").map((id) => known.find((pair) => pair.id === id) ?? fail(`unknown pair ${id}`)) ?? PAIRS;
+//#endregion
+
+function fail(message: string): never {
+  console.error(`bench: ${message}`);
+  process.exit(2);
+}
+
+//#region round
+// The 10 MB call goes first: V8 drops the small-call path's optimised code after it (deopts), and the
+// thousands of small calls that follow compile it again before anything is timed.
+async function warmUp(driver: Driver) {
+  await driver.ask({ op: "big", calls: 1 });
+  await driver.ask({ op: "throughput", inflight: settings.inflight, minCalls: settings.warmCalls, minMs: 0 });
+  await driver.ask({ op: "latency", calls: settings.warmCalls });
+}
+
+/** One fresh client and server: cold start, warm-up, then each measured phase in turn. */
+async function measure(pair: Pair, folder: string) {
+  const driver = await Driver.spawn(pair, folder);
+  try {
+    const { coldMs, pid, serverPid } = await driver.ask({ op: "start" });
+    if (settings.warmCalls > 0) await warmUp(driver);
+    const { p50Us, p99Us } = await driver.ask({ op: "latency", calls: settings.latencyCalls });
+    const before = [cpuMicros(pid), cpuMicros(serverPid)];
+    const { calls, ms } = await driver.ask({ op: "throughput", ...settings });
+    const [clientCpu, serverCpu] = [cpuMicros(pid) - before[0], cpuMicros(serverPid) - before[1]];
+    const big = await driver.ask({ op: "big", calls: settings.bigCalls });
+    const perCall = (micros: number) => (calls > 0 ? micros / calls : null);
+    return {
+      coldMs, p50Us, p99Us, callsPerSec: calls > 0 ? (calls * 1000) / ms : null,
+      clientCpuUs: perCall(clientCpu), serverCpuUs: perCall(serverCpu),
+      bigMs: big.ms.length > 0 ? median(big.ms) : null, bigCalls: settings.bigCalls,
+      corrupted: big.corrupted, replaced: big.replaced, failed: big.failed, ...(big.error && { error: big.error }),
+    };
+  } finally {
+    await driver.close();
+  }
+}
+//#endregion
+
+function machine() {
+  const cpuinfo = os.cpus();
+  return {
+    cpu: cpuinfo[0]?.model.trim() ?? "unknown", cores: os.availableParallelism(), node: process.version,
+    os: `${os.type()} ${os.release()}`, clockTicks: CLOCK_TICKS, date: new Date().toISOString().slice(0, 10),
+    loadAverage: Number(os.loadavg()[0].toFixed(2)),
+  };
+}
+
+//#region main
+async function main() {
+  const folder = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-bench-"));
+  process.on("exit", () => rmSync(folder, { recursive: true, force: true }));
+  const results = {
+    label: values.label, machine: machine(), settings: { ...settings, rounds, smoke: values.smoke },
+    pairs: pairs.map((pair) => ({ ...pair, rounds: [] as object[] })),
+  };
+  for (let round = 0; round < rounds; round++) {
+    // Rotate the order each round: no pair always runs first, right after the previous round's teardown.
+    for (let i = 0; i < pairs.length; i++) {
+      const index = (i + round) % pairs.length;
+      if (!values.smoke) process.stderr.write(`round ${round + 1}/${rounds}: ${pairs[index].label}\n`);
+      results.pairs[index].rounds[round] = await measure(pairs[index], folder);
+    }
+  }
+  if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2) + "\n");
+  console.log(render(results));
+  process.exitCode = integrityProblems(results).length > 0 ? 1 : 0;
+}
+//#endregion
+
+await main();

@@ -1,0 +1,51 @@
+// What the bench compares: each pair is one client kind talking to one server over stdio.
+// Every server is started the same way, `node --import <tsx loader> <file.ts> <folder>`, so cold starts compare.
+import { fileURLToPath } from "node:url";
+
+export type ClientKind = "raw" | "raw-batched" | "hand" | "sdk";
+export type ServerKind = "raw" | "raw-batched" | "naive" | "hand" | "sdk";
+
+export interface ServerSpec {
+  command: string;
+  args: string[];
+  /** The echo tool's argument name: step 03 calls it `message`, step 05 `text`. */
+  echoArgument: string;
+}
+
+export interface Pair {
+  id: string;
+  label: string;
+  client: ClientKind;
+  server: ServerKind;
+}
+
+//#region pairs
+export const PAIRS: Pair[] = [
+  { id: "raw", label: "raw pipe echo", client: "raw", server: "raw" },
+  { id: "raw-batched", label: "raw pipe echo, batched", client: "raw-batched", server: "raw-batched" },
+  { id: "hand", label: "hand client ↔ hand server", client: "hand", server: "hand" },
+  { id: "sdk", label: "SDK client ↔ SDK server", client: "sdk", server: "sdk" },
+  { id: "hand-sdk", label: "hand client ↔ SDK server", client: "hand", server: "sdk" },
+  { id: "sdk-hand", label: "SDK client ↔ hand server", client: "sdk", server: "hand" },
+];
+
+// Not part of a normal run: the test uses it to prove that the integrity check catches corruption.
+export const NAIVE_PAIR: Pair = { id: "naive", label: "naive pipe echo", client: "raw", server: "naive" };
+//#endregion
+
+const tsxLoader = import.meta.resolve("tsx");
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const stepServer = (step: string) => here(`../../steps/${step}/src/server.ts`);
+
+/** How to start `kind` serving `folder` (the raw echoes ignore the folder but take it all the same). */
+export function serverSpec(kind: ServerKind, folder: string): ServerSpec {
+  const start = (file: string, ...extra: string[]) => [process.execPath, ["--import", tsxLoader, file, folder, ...extra]] as const;
+  const [command, args] = {
+    raw: start(here("./raw-echo.ts")),
+    "raw-batched": start(here("./raw-echo.ts"), "--batched"),
+    naive: start(here("./raw-echo.ts"), "--naive"),
+    hand: start(stepServer("03-mcp-server-by-hand")),
+    sdk: start(stepServer("05-sdk-server")),
+  }[kind];
+  return { command, args: [...args], echoArgument: kind === "sdk" ? "text" : "message" };
+}
