@@ -4,9 +4,20 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
 import { Client, type CallToolResult } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { McpClient } from "../../steps/04-mcp-client-by-hand/src/client.ts";
+import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 import { splitLines, writeBatched } from "./lines.ts";
 import type { ClientKind, ServerSpec } from "./pairs.ts";
+
+// The hand-written client is found through the role table; this is the part of its interface the bench uses.
+interface McpClientLike {
+  connect(): Promise<unknown>;
+  listTools(): Promise<unknown>;
+  callTool(name: string, args: object): Promise<CallToolResult>;
+  close(): Promise<void>;
+  readonly pid: number | undefined;
+}
+type McpClientClass = new (command: string, args: string[], options: { timeoutMs: number }) => McpClientLike;
+const { McpClient } = (await import(roleProgram("hand-written client"))) as { McpClient: McpClientClass };
 
 export interface BenchClient {
   /** Spawns the server and resolves with its `tools/list` answer (the raw echo: its first echoed line). */
@@ -69,7 +80,7 @@ class RawClient implements BenchClient {
 
 //#region hand
 class HandClient implements BenchClient {
-  #client: McpClient | undefined;
+  #client: McpClientLike | undefined;
   constructor(private readonly server: ServerSpec) {}
 
   // McpClient spawns its server in its constructor, so it is built here, where the cold start is timed.

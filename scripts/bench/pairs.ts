@@ -1,6 +1,7 @@
 // What the bench compares: each pair is one client kind talking to one server over stdio.
 // Every server is started the same way, `node --import <tsx loader> <file.ts> <folder>`, so cold starts compare.
 import { fileURLToPath } from "node:url";
+import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 
 export type ClientKind = "raw" | "raw-batched" | "hand" | "sdk";
 export type ServerKind = "raw" | "raw-batched" | "naive" | "hand" | "sdk";
@@ -8,7 +9,7 @@ export type ServerKind = "raw" | "raw-batched" | "naive" | "hand" | "sdk";
 export interface ServerSpec {
   command: string;
   args: string[];
-  /** The echo tool's argument name: step 03 calls it `message`, step 05 `text`. */
+  /** The echo tool's argument name: the hand-written server calls it `message`, the SDK server `text`. */
   echoArgument: string;
 }
 
@@ -35,7 +36,6 @@ export const NAIVE_PAIR: Pair = { id: "naive", label: "naive pipe echo", client:
 
 const tsxLoader = import.meta.resolve("tsx");
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const stepServer = (step: string) => here(`../../steps/${step}/src/server.ts`);
 
 /** How to start `kind` serving `folder` (the raw echoes ignore the folder but take it all the same). */
 export function serverSpec(kind: ServerKind, folder: string): ServerSpec {
@@ -44,8 +44,8 @@ export function serverSpec(kind: ServerKind, folder: string): ServerSpec {
     raw: start(here("./raw-echo.ts")),
     "raw-batched": start(here("./raw-echo.ts"), "--batched"),
     naive: start(here("./raw-echo.ts"), "--naive"),
-    hand: start(stepServer("03-mcp-server-by-hand")),
-    sdk: start(stepServer("05-sdk-server")),
+    hand: start(roleProgram("hand-written server")),
+    sdk: start(roleProgram("SDK server")),
   }[kind];
   return { command, args: [...args], echoArgument: kind === "sdk" ? "text" : "message" };
 }

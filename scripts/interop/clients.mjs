@@ -1,9 +1,10 @@
 // The matrix's three clients, each driven the way a user drives it: both CLIs as real child processes, the SDK
-// client through step 06's connect(). Imports step 06's TypeScript, so it loads under vitest, never plain Node.
-import { callTool, connect } from "../../steps/06-sdk-client/src/sdk-client.ts";
+// client through the SDK client step's connect(). That module is TypeScript, so this loads under vitest, never plain Node.
+import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 import { handWrittenCli, inspectorBin, runProcess, serverArgv } from "./launch.mjs";
 import { MODERN_VERSION, serverOf } from "./matrix.mjs";
 
+const { callTool, connect } = await import(roleProgram("SDK client"));
 const textOf = (result) => result.content.filter((item) => item.type === "text").map((item) => item.text).join("\n");
 const failed = (run) => ({ observed: { outcome: "error", exitCode: run.status, error: run.stderr.trim() } });
 

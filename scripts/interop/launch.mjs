@@ -6,22 +6,22 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
-import { commandLine, snapshotPids } from "../leftovers.mjs";
-import { REPO_ROOT } from "../normalize.mjs";
+import { commandLine, snapshotPids } from "../../steps/runner/shared/processes.mjs";
+import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 
 //#region commands
-const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href;
-const step = (...parts) => path.join(REPO_ROOT, "steps", ...parts);
-const peer = (name) => step("06-sdk-client", "node_modules", "@modelcontextprotocol", name);
+const require = createRequire(import.meta.url);
+const tsxLoader = pathToFileURL(require.resolve("tsx")).href;
+const peer = (name) => path.dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`));
 const inspectorPackage = JSON.parse(readFileSync(path.join(peer("inspector"), "package.json"), "utf8"));
 export const inspectorBin = path.join(peer("inspector"), inspectorPackage.bin.inspector);
-export const handWrittenCli = [process.execPath, "--import", tsxLoader, step("04-mcp-client-by-hand", "src", "cli.ts")];
-const STEP_SERVERS = { "03": "03-mcp-server-by-hand", "05": "05-sdk-server", "07": "07-resources-and-prompts" };
+export const handWrittenCli = [process.execPath, "--import", tsxLoader, roleProgram("hand-written CLI")];
+const SERVER_ROLES = { "03": "hand-written server", "05": "SDK server", "07": "SDK server with resources" };
 
 /** The argv that starts a server; `folder` is the sandbox or workspace of the servers that take one. */
 export function serverArgv(id, folder) {
   if (id === "everything") return [process.execPath, path.join(peer("server-everything"), "dist", "index.js"), "stdio"];
-  return [process.execPath, "--import", tsxLoader, step(STEP_SERVERS[id], "src", "server.ts"), folder];
+  return [process.execPath, "--import", tsxLoader, roleProgram(SERVER_ROLES[id]), folder];
 }
 //#endregion
 

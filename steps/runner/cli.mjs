@@ -5,13 +5,14 @@ import { join } from "node:path";
 import { findStep, hasNodeModules, listSteps, previousStep, resolveTsxLoader, stepsDir } from "./steps.mjs";
 
 const INSTALL = "npx -y pnpm@10.34.9 install";
-const FLAGS = new Set(["--list", "--diff", "--stat", "--wire", "--help", "-h"]);
+const FLAGS = new Set(["--list", "--diff", "--stat", "--no-tests", "--wire", "--help", "-h"]);
 
 const USAGE = `Usage:
   node steps/run.mjs [--list]          list the chapters
   node steps/run.mjs N                 run step N's demo
-  node steps/run.mjs N --diff          show what step N changes, as a unified diff
+  node steps/run.mjs N --diff          show what step N changes, as a unified diff (source first, then tests)
   node steps/run.mjs N --stat          the same, as changed files with line counts
+  node steps/run.mjs N --diff --no-tests   the same without the tests
   node steps/run.mjs N --wire          run step N's demo and print every JSON-RPC message on its pipes`;
 
 class UsageError extends Error {}
@@ -42,6 +43,9 @@ function parseArgs(argv) {
   if (flags.has("--wire") && (flags.has("--diff") || flags.has("--stat"))) {
     throw new UsageError("--wire runs the demo; it cannot be combined with --diff or --stat.");
   }
+  if (flags.has("--no-tests") && !flags.has("--diff") && !flags.has("--stat")) {
+    throw new UsageError("--no-tests goes with --diff or --stat.");
+  }
   return { flags, stepArg: positionals[0] };
 }
 
@@ -62,11 +66,13 @@ async function dispatch({ flags, stepArg }) {
     const valid = steps.map((s) => s.id).join(", ");
     throw new UsageError(`Unknown step ${stepArg}. Valid steps: ${valid || `(none in ${stepsDir})`}.`);
   }
-  if (flags.has("--diff") || flags.has("--stat")) return showDiff(previousStep(steps, step), step, flags.has("--stat"));
+  if (flags.has("--diff") || flags.has("--stat")) {
+    return showDiff(previousStep(steps, step), step, { statOnly: flags.has("--stat"), tests: !flags.has("--no-tests") });
+  }
   return runStep(step, flags.has("--wire"));
 }
 
-async function showDiff(before, after, statOnly) {
+async function showDiff(before, after, options) {
   requireInstall();
   try {
     await import("diff");
@@ -74,7 +80,7 @@ async function showDiff(before, after, statOnly) {
     return missing("the diff package");
   }
   const { renderDiff } = await import("./diff-render.mjs");
-  process.stdout.write(renderDiff(before, after, { statOnly }));
+  process.stdout.write(renderDiff(before, after, options));
   return 0;
 }
 

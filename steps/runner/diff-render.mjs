@@ -18,18 +18,24 @@ function painter(enabled) {
 }
 
 /** The whole output of --diff or --stat for `after` (the previous step is `before`, undefined for the first). */
-export function renderDiff(before, after, { statOnly = false, colour = useColour() } = {}) {
+export function renderDiff(before, after, { statOnly = false, tests = true, colour = useColour() } = {}) {
   const paint = painter(colour);
-  const changes = compareSteps(before, after);
+  const changes = compareSteps(before, after, { tests });
   if (changes.length === 0) return `No file differs from steps/${before.folder}.\n`;
   const lines = statOnly ? statLines(changes, paint) : changes.flatMap((change) => fileLines(change, before, after, paint));
   return lines.join("\n") + "\n";
 }
 
+/** One file's part of --diff, as lines: exactly what `renderDiff` prints for `change` (the docs show one file). */
+export function renderFileDiff(change, before, after, { colour = false } = {}) {
+  return fileLines(change, before, after, painter(colour));
+}
+
 // A side that does not exist is named in words: the diff is read by people, not fed to patch(1).
 function fileLines(change, before, after, paint) {
+  if (change.status === "removed") return [paint("red", `removed ${change.path} (${change.removed} lines)`)];
   const oldName = change.status === "new" ? "(new file)" : `steps/${before.folder}/${change.path}`;
-  const newName = change.status === "removed" ? "(removed)" : `steps/${after.folder}/${change.path}`;
+  const newName = `steps/${after.folder}/${change.path}`;
   const lines = [paint("bold", `--- ${oldName}`), paint("bold", `+++ ${newName}`)];
   for (const hunk of change.hunks) {
     lines.push(paint("cyan", hunkHeader(hunk)));

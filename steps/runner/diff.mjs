@@ -1,51 +1,39 @@
 // Compares two step folders file by file with jsdiff, so the lesson's diff needs no git and reads the same everywhere.
-// package.json's "name" line is ignored: every package needs its own name, and that difference teaches nothing.
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+// Files are compared by the repository's one rule (shared/repo.mjs): the same rule check:steps enforces.
 import { structuredPatch } from "diff";
+import { byCodeUnit, comparableOld, isTestFile, listStepFiles, readStepFile } from "./shared/repo.mjs";
 
 const CONTEXT_LINES = 3;
-// The first "name" key in a package.json is the package's own name.
-const NAME_LINE = /^[ \t]*"name"[ \t]*:.*$/m;
 
-/** Every file under `dir` as a "/"-separated relative path, node_modules left out. */
-function listFiles(dir, prefix = "") {
-  const files = [];
-  for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
-    const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory() && entry.name !== "node_modules") files.push(...listFiles(dir, path));
-    else if (entry.isFile()) files.push(path);
-  }
-  return files;
+const lineCount = (text) => (text === "" ? 0 : text.replace(/\n$/, "").split("\n").length);
+
+// What the program does comes before what checks it: source first, then tests, each in code-unit order.
+function lessonOrder(a, b) {
+  return isTestFile(a) === isTestFile(b) ? byCodeUnit(a, b) : isTestFile(a) ? 1 : -1;
 }
 
-function readOrNull(step, path, files) {
-  return step && files.has(path) ? readFileSync(join(step.dir, path), "utf8") : null;
-}
-
-/** The old side takes the new side's name line, so the context shows the name of the step being read. */
-function withoutNameChange(path, before, after) {
-  if (path !== "package.json" || before === null || after === null) return before;
-  const newName = NAME_LINE.exec(after);
-  return newName ? before.replace(NAME_LINE, () => newName[0]) : before;
-}
-
-/** One entry per file that differs: status "new", "removed" or "changed", with its hunks and line counts. */
-export function compareSteps(before, after) {
-  const oldFiles = new Set(before ? listFiles(before.dir) : []);
-  const newFiles = new Set(listFiles(after.dir));
-  // Code-unit order, not localeCompare: the output is pasted into docs and must not depend on the machine.
-  const paths = [...new Set([...oldFiles, ...newFiles])].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+/**
+ * One entry per file that differs: status "new", "removed" or "changed", with its hunks and line counts.
+ * A removed file carries no hunks: its old text is not part of the lesson, only the fact that it went.
+ */
+export function compareSteps(before, after, { tests = true } = {}) {
+  const oldFiles = before ? listStepFiles(before.dir) : [];
+  const paths = [...new Set([...oldFiles, ...listStepFiles(after.dir)])]
+    .filter((path) => tests || !isTestFile(path))
+    .sort(lessonOrder);
   const changes = [];
   for (const path of paths) {
-    const newText = readOrNull(after, path, newFiles);
-    const oldText = withoutNameChange(path, readOrNull(before, path, oldFiles), newText);
+    const newText = readStepFile(after.dir, path);
+    const oldText = before ? comparableOld(path, readStepFile(before.dir, path), newText) : null;
     if (oldText === newText) continue;
-    const status = oldText === null ? "new" : newText === null ? "removed" : "changed";
-    const { hunks } = structuredPatch(path, path, oldText ?? "", newText ?? "", undefined, undefined, {
+    if (newText === null) {
+      changes.push({ path, status: "removed", hunks: [], added: 0, removed: lineCount(oldText) });
+      continue;
+    }
+    const { hunks } = structuredPatch(path, path, oldText ?? "", newText, undefined, undefined, {
       context: CONTEXT_LINES,
     });
-    changes.push({ path, status, hunks, ...countLines(hunks) });
+    changes.push({ path, status: oldText === null ? "new" : "changed", hunks, ...countLines(hunks) });
   }
   return changes;
 }

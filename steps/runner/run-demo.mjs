@@ -2,7 +2,7 @@
 // The demo gets its own process group so Ctrl-C reaches only the runner, which then stops the whole tree itself.
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-import { killTree } from "./processes.mjs";
+import { killTree } from "./shared/processes.mjs";
 import { openWireLog } from "./wire-log.mjs";
 
 const wirePreload = new URL("./wire.mjs", import.meta.url).href;

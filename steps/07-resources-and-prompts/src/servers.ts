@@ -2,6 +2,7 @@
 // Each is an outside program, started and never imported, and gets its settings as arguments.
 import type { StdioServerParameters } from "@modelcontextprotocol/client/stdio";
 import { fileURLToPath } from "node:url";
+import { roleProgram } from "./roles.ts";
 
 //#region servers
 // tsx's loader by absolute path: the server's working folder may not be able to resolve "tsx".
@@ -14,10 +15,10 @@ export const sdkServer = (workspace: string): StdioServerParameters => ({
   args: ["--import", tsxLoader, here("./server.ts"), workspace],
 });
 
-/** Step 03's server, written by hand; createFile writes inside one sandbox folder. */
+/** The server written by hand, found through the role table; createFile writes inside one sandbox folder. */
 export const handWrittenServer = (sandbox: string): StdioServerParameters => ({
   command: process.execPath,
-  args: ["--import", tsxLoader, here("../../03-mcp-server-by-hand/src/server.ts"), sandbox],
+  args: ["--import", tsxLoader, roleProgram("hand-written server"), sandbox],
 });
 
 /** The reference server, built on the previous SDK major (v1); nobody in this project wrote it. */

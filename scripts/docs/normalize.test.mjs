@@ -2,7 +2,8 @@
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { normalize, REPO_ROOT, rules } from "./normalize.mjs";
+import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
+import { normalize, rules } from "./normalize.mjs";
 
 describe("normalize", () => {
   it.each([
@@ -16,7 +17,7 @@ describe("normalize", () => {
     ["wrote /tmp/learn-mcp-abc123/notes.txt", "wrote <tmp>/notes.txt"],
     ["made /tmp/learn-mcp-abc123", "made <tmp>"],
     ["'/tmp/learn-mcp-abc123/sub/notes.txt'", "'<tmp>/sub/notes.txt'"],
-    [`${REPO_ROOT}/steps/01-stdio-echo/src/main.ts:12`, "./steps/01-stdio-echo/src/main.ts:12"],
+    [`${REPO_ROOT}/steps/01-a-step/src/main.ts:12`, "./steps/01-a-step/src/main.ts:12"],
     [`cwd ${REPO_ROOT}`, "cwd ."],
   ])("rewrites %j", (input, expected) => {
     expect(normalize(input)).toBe(expected);

@@ -4,6 +4,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fenced } from "./docblocks.mjs";
+import { fileDiff } from "./diff-marker.mjs";
 import { normalize } from "./normalize.mjs";
 import { extractRegion, wholeFile } from "./regions.mjs";
 
@@ -107,7 +108,8 @@ export async function generate({ kind, args }, root) {
     case "file":
       return fenced(readSource(root, args), langOf(args));
     case "diff":
-      return fenced(await runner(args, ["--diff"], root), "diff");
+      // "N FILE[#region]" is one file's part of the diff, cut in process; "N" alone is the runner's whole output.
+      return fenced(/\s/.test(args) ? fileDiff(args, root) : await runner(args, ["--diff"], root), "diff");
     case "stat":
       return fenced(await runner(args, ["--diff", "--stat"], root), "text");
     case "run":

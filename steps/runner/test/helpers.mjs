@@ -1,14 +1,13 @@
 // Helpers for run.test.mjs: start the runner as a learner would, and write fixture steps to a temporary folder.
-// The folder sits under scripts/ (and ignores itself) so tsx resolves from a fixture step as it does from a real one.
+// The folder sits inside the repository (and ignores itself) so tsx resolves from a fixture step as from a real one.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { listSteps, REPO_ROOT as repoRoot } from "../shared/repo.mjs";
 
-const scriptsDir = dirname(fileURLToPath(import.meta.url));
-export const repoRoot = join(scriptsDir, "..");
+const runnerDir = join(repoRoot, "steps", "runner");
 const runner = join(repoRoot, "steps", "run.mjs");
-export const realSteps = readdirSync(join(repoRoot, "steps")).filter((name) => /^\d\d-/.test(name)).sort();
+export const realSteps = listSteps(join(repoRoot, "steps")).map((step) => step.folder);
 export const step01 = realSteps[0];
 export const ESC = "\x1b[";
 
@@ -20,7 +19,7 @@ export function removeFixtures() {
 
 /** Writes a steps folder of fixture steps ({ "01-a": { "src/main.ts": "..." } }) and returns its path. */
 export function fixtureSteps(steps) {
-  const dir = mkdtempSync(join(scriptsDir, ".tmp-run-"));
+  const dir = mkdtempSync(join(runnerDir, ".tmp-run-"));
   tempDirs.push(dir);
   writeFileSync(join(dir, ".gitignore"), "*\n");
   for (const [folder, files] of Object.entries(steps)) {
@@ -50,19 +49,3 @@ export function run(args, options) {
   child.stderr.on("data", (chunk) => (stderr += chunk));
   return new Promise((resolve) => child.on("close", (status) => resolve({ status, stdout, stderr })));
 }
-
-/** Alive and not a zombie: a zombie has exited and only waits to be collected. */
-export function isAlive(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3) !== "Z";
-  } catch {
-    return process.platform !== "linux";
-  }
-}
-

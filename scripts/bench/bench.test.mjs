@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "./normalize.mjs";
+import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-bench-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));

@@ -1,13 +1,18 @@
 // THE test command (`pnpm test`): typecheck, vitest, docs check, step checks, in that order, output streamed.
 // Every phase runs even after a failure so one run shows everything; vitest must also leave no process behind.
+// Vitest skips a step test whose inputs equal its predecessor's copy (select.mjs); --all runs every test.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { canCheck, findLeftovers, killLeftovers, MARKER, snapshotPids } from "./leftovers.mjs";
-import { REPO_ROOT } from "./normalize.mjs";
+import { reasons, selectTests, summary, vitestFilters } from "./select.mjs";
+import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 const bin = (name) => path.join(REPO_ROOT, "node_modules", ".bin", name);
+const ALL = process.argv.includes("--all");
+// --why (or LEARN_MCP_TEST_WHY=1) prints, per step test file, why it runs or which identical copy ran instead.
+const WHY = process.argv.includes("--why") || process.env.LEARN_MCP_TEST_WHY === "1";
 
 function run(command, args, env = process.env) {
   return new Promise((resolve) => {
@@ -20,12 +25,30 @@ function run(command, args, env = process.env) {
   });
 }
 
+/** `vitest run` with filters for the selected step tests and every tooling test; all tests with --all. */
+function vitestArgs() {
+  if (ALL) {
+    console.log("test: running every test file (--all)");
+    return ["run"];
+  }
+  try {
+    const selection = selectTests();
+    console.log(summary(selection));
+    if (WHY) reasons(selection).forEach((line) => console.log(line));
+    return ["run", ...vitestFilters(selection)];
+  } catch (error) {
+    // A selection that cannot be made must not hide a test: run them all.
+    console.log(`test: cannot select tests (${error.message}); running every test file`);
+    return ["run"];
+  }
+}
+
 // The marker tags every process vitest starts, however deep, unless a client strips its child's environment.
 async function vitestLeavingNothing() {
   if (!canCheck()) console.log("test: no /proc here, so the check for leftover processes is skipped");
   const before = canCheck() ? snapshotPids() : undefined;
   const marker = randomBytes(8).toString("hex");
-  const status = await run(bin("vitest"), ["run"], { ...process.env, [MARKER]: marker });
+  const status = await run(bin("vitest"), vitestArgs(), { ...process.env, [MARKER]: marker });
   if (before === undefined) return status;
   await sleep(1000); // let processes that are already shutting down finish
   const leftovers = findLeftovers({ before, marker, root: REPO_ROOT });
@@ -39,8 +62,8 @@ async function vitestLeavingNothing() {
 const phases = [
   ["typecheck", () => run(bin("tsc"), ["--noEmit", "-p", "tsconfig.json"])],
   ["vitest", vitestLeavingNothing],
-  ["docs:check", () => run(process.execPath, ["scripts/docs.mjs", "check"])],
-  ["check:steps", () => run(process.execPath, ["scripts/check-steps.mjs"])],
+  ["docs:check", () => run(process.execPath, ["scripts/docs/docs.mjs", "check"])],
+  ["check:steps", () => run(process.execPath, ["scripts/checks/check-steps.mjs"])],
 ];
 
 const results = [];

@@ -1,15 +1,17 @@
 // Fixture steps for run.test.mjs, as { folder: { path: text } }, with the exact output each should produce.
 // Kept apart from the tests so that each test reads as a few lines of intent.
 
-const packageJson = (name, description) =>
-  `{\n  "name": "@fixture/${name}",\n  "version": "1.0.0",\n  "description": "${description}",\n  "type": "module"\n}\n`;
+const packageJson = (name, version = "1.0.0") =>
+  `{\n  "name": "@fixture/${name}",\n  "version": "${version}",\n  "type": "module"\n}\n`;
+const lessonJson = (title) => JSON.stringify({ title, changes: [] });
 
-const step = (name, files) => ({ "package.json": packageJson(name, "Fixture"), ...files });
+const step = (name, files) => ({ "package.json": packageJson(name), "lesson.json": lessonJson(`Fixture ${name}`), ...files });
 
 const diffNew = {
   "src/main.ts": "const a = 1;\nconst b = 3;\nconsole.log(a + b);\n",
   "src/same.ts": "export const same = true;\n",
   "src/added.ts": "export const added = true;\n",
+  "src/added.test.ts": "test();\n",
   "node_modules/ignored.js": "never part of a diff\n",
 };
 
@@ -20,18 +22,15 @@ const diffPair = {
     "src/gone.ts": "// going away\nexport const gone = 1;\n",
   }),
   "02-new": step("02-new", diffNew),
-  "03-described": { ...diffNew, "package.json": packageJson("03-described", "Described") },
+  "03-described": { ...diffNew, "package.json": packageJson("03-described", "1.1.0"), "lesson.json": lessonJson("New title") },
 };
 
-const diffPairExpected = `--- (new file)
+// Source before tests; a removed file is one line.
+const diffPairSource = `--- (new file)
 +++ steps/02-new/src/added.ts
 @@ -0,0 +1,1 @@
 +export const added = true;
---- steps/01-old/src/gone.ts
-+++ (removed)
-@@ -1,2 +0,0 @@
--// going away
--export const gone = 1;
+removed src/gone.ts (2 lines)
 --- steps/01-old/src/main.ts
 +++ steps/02-new/src/main.ts
 @@ -1,3 +1,3 @@
@@ -41,20 +40,27 @@ const diffPairExpected = `--- (new file)
  console.log(a + b);
 `;
 
-const diffPairStat = ` src/added.ts | +1 -0  (new)
- src/gone.ts  | +0 -2  (removed)
- src/main.ts  | +1 -1
- 3 files changed, 2 insertions(+), 3 deletions(-)
+const diffPairExpected = `${diffPairSource}--- (new file)
++++ steps/02-new/src/added.test.ts
+@@ -0,0 +1,1 @@
++test();
 `;
 
+const diffPairStat = ` src/added.ts      | +1 -0  (new)
+ src/gone.ts       | +0 -2  (removed)
+ src/main.ts       | +1 -1
+ src/added.test.ts | +1 -0  (new)
+ 4 files changed, 3 insertions(+), 3 deletions(-)
+`;
+
+// lesson.json is never shown, and the name line never counts as a change.
 const describedExpected = `--- steps/02-new/package.json
 +++ steps/03-described/package.json
-@@ -1,6 +1,6 @@
+@@ -1,5 +1,5 @@
  {
    "name": "@fixture/03-described",
-   "version": "1.0.0",
--  "description": "Fixture",
-+  "description": "Described",
+-  "version": "1.0.0",
++  "version": "1.1.0",
    "type": "module"
  }
 `;
@@ -80,4 +86,4 @@ setInterval(() => {}, 60_000);
 
 const hang = step("01-hang", { "src/main.ts": hangMain, "src/child.mjs": hangChild });
 
-export const FIXTURES = { diffPair, diffPairExpected, diffPairStat, describedExpected, fails, hang };
+export const FIXTURES = { diffPair, diffPairSource, diffPairExpected, diffPairStat, describedExpected, fails, hang };

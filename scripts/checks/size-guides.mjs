@@ -1,12 +1,9 @@
-// STYLE.md's size guides (files ~150 lines, functions ~30, a step adds ~150 lines) as warnings, never errors.
+// STYLE.md's size guides for files (~150 lines) and functions (~30) as warnings, never errors.
 // Function length uses a plain brace count from a one-line signature: cheap, and good enough for a hint.
-import path from "node:path";
-import { diffLines } from "diff";
-import { isSource, readText } from "./step-files.mjs";
+import { isSource, readStepFile } from "../../steps/runner/shared/repo.mjs";
 
 export const FILE_LINES = 150;
 export const FUNCTION_LINES = 30;
-export const STEP_ADDED_LINES = 150;
 
 // One-line signatures ending in "{": `function f(…) {`, `async f(…): T {`, `#f(…) {`, `const f = (…) => {`.
 const PARAMS_AND_TYPE = String.raw`\s*\(.*\)(?:\s*:\s*[^={]+)?`;
@@ -44,28 +41,16 @@ function closingLine(lines, start) {
   return lines.length - 1;
 }
 
-/** Warnings for one step: long source files, long functions, and too many source lines added since `prevDir`. */
-export function sizeWarnings(name, dir, files, prevDir, changes) {
+/** Warnings for one step: long source files and long functions. */
+export function sizeWarnings(name, dir, files) {
   const warnings = [];
   for (const rel of files.filter(isSource)) {
-    const text = readText(dir, rel);
+    const text = readStepFile(dir, rel);
     const lines = lineCount(text);
     if (lines > FILE_LINES) warnings.push(`steps/${name}/${rel} has ${lines} lines (guide: about ${FILE_LINES})`);
     for (const fn of longFunctions(text)) {
       warnings.push(`steps/${name}/${rel}:${fn.line} ${fn.name} is ${fn.length} lines (guide: ${FUNCTION_LINES})`);
     }
   }
-  if (prevDir === undefined) return warnings;
-  const added = changes.filter(isSource).reduce((sum, rel) => sum + addedLines(prevDir, dir, rel), 0);
-  if (added > STEP_ADDED_LINES) {
-    const previous = path.basename(prevDir);
-    warnings.push(`steps/${name} adds ${added} lines of source over ${previous} (guide: about ${STEP_ADDED_LINES})`);
-  }
   return warnings;
-}
-
-function addedLines(prevDir, dir, rel) {
-  return diffLines(readText(prevDir, rel), readText(dir, rel))
-    .filter((part) => part.added)
-    .reduce((sum, part) => sum + part.count, 0);
 }

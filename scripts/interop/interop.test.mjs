@@ -6,12 +6,12 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FALLBACK_BOUND_MS, runCell } from "./interop/clients.mjs";
-import { CELL_TAG, survivors } from "./interop/launch.mjs";
-import { cellName, cells, expectation, serverOf } from "./interop/matrix.mjs";
-import { MARKER } from "./leftovers.mjs";
+import { FALLBACK_BOUND_MS, runCell } from "./clients.mjs";
+import { CELL_TAG, survivors } from "./launch.mjs";
+import { cellName, cells, expectation, serverOf } from "./matrix.mjs";
+import { MARKER } from "../test/leftovers.mjs";
 
-const RESULTS = fileURLToPath(new URL("./interop/results.json", import.meta.url));
+const RESULTS = fileURLToPath(new URL("./results.json", import.meta.url));
 const UPDATE = process.env.UPDATE_INTEROP === "1";
 // Each cell starts up to four Node processes, two of them TypeScript through tsx: more at once only queue on 2 cores.
 const CONCURRENCY = 3;

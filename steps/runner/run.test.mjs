@@ -4,16 +4,18 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, test } from "vitest";
-import { FIXTURES } from "./run.fixtures.mjs";
-import { ESC, fixtureSteps, isAlive, realSteps, removeFixtures, repoRoot, run, start, step01 } from "./run.helpers.mjs";
-import { WIRE, WIRE_EXPECTED } from "./run.wire-fixture.mjs";
+import { isAlive } from "./shared/processes.mjs";
+import { REPO_ROOT as repoRoot } from "./shared/repo.mjs";
+import { FIXTURES } from "./test/fixtures.mjs";
+import { ESC, fixtureSteps, realSteps, removeFixtures, run, start, step01 } from "./test/helpers.mjs";
+import { WIRE, WIRE_EXPECTED } from "./test/wire-fixture.mjs";
 
 afterAll(removeFixtures);
 
 
 describe("--list and bad use", () => {
   test("--list and no arguments show one line per step, 01 with its title", async () => {
-    const title = JSON.parse(readFileSync(join(repoRoot, "steps", step01, "package.json"), "utf8")).description;
+    const title = JSON.parse(readFileSync(join(repoRoot, "steps", step01, "lesson.json"), "utf8")).title;
     const listed = await run(["--list"]);
     expect(listed.status).toBe(0);
     expect(listed.stdout.split("\n")[0]).toBe(`01  ${title}`);
@@ -86,15 +88,17 @@ describe("--diff and --stat", () => {
     expect((await run(["1", "--diff", "--stat"])).stdout).toBe(result.stdout);
   });
 
-  test("a fixture pair shows changed, new and removed files; a name-only package.json change is hidden", async () => {
+  test("a fixture pair shows source, then tests; a removed file is one line; the package name is hidden", async () => {
     const stepsDir = fixtureSteps(FIXTURES.diffPair);
     const result = await run(["2", "--diff"], { stepsDir });
     expect(result.status).toBe(0);
     expect(result.stdout).toBe(FIXTURES.diffPairExpected);
     expect((await run(["2", "--stat"], { stepsDir })).stdout).toBe(FIXTURES.diffPairStat);
+    expect((await run(["2", "--diff", "--no-tests"], { stepsDir })).stdout).toBe(FIXTURES.diffPairSource);
+    expect((await run(["2", "--no-tests"], { stepsDir })).status).toBe(2);
   });
 
-  test("package.json is shown when more than its name changed, but the name line never is", async () => {
+  test("package.json is shown when more than its name changed; lesson.json never is", async () => {
     const stepsDir = fixtureSteps(FIXTURES.diffPair);
     const result = await run(["3", "--diff"], { stepsDir });
     expect(result.stdout).toBe(FIXTURES.describedExpected);

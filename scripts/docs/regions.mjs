@@ -4,7 +4,8 @@
 const OPEN = /^\s*\/\/\s*#region\s+(\S+)/;
 const CLOSE = /^\s*\/\/\s*#endregion\b/;
 
-const isMarker = (line) => OPEN.test(line) || CLOSE.test(line);
+/** Whether `line` is a `//#region` or `//#endregion` marker, which is never shown to a reader. */
+export const isMarker = (line) => OPEN.test(line) || CLOSE.test(line);
 
 /** Removes the indentation every non-blank line shares, so a snippet from inside a block starts at column 0. */
 export function dedent(lines) {
@@ -21,12 +22,17 @@ export function wholeFile(text) {
 /** The lines of region `name`, markers dropped and dedented; throws an Error saying what is wrong. */
 export function extractRegion(text, name) {
   const lines = text.split("\n");
+  const { open, close } = findRegion(lines, name);
+  const body = lines.slice(open + 1, close).filter((line) => !isMarker(line));
+  return trimBlankEnds(dedent(body)).join("\n");
+}
+
+/** The 0-based indexes of region `name`'s opening and closing marker lines; throws when it is missing or ambiguous. */
+export function findRegion(lines, name) {
   const starts = lines.flatMap((line, i) => (line.match(OPEN)?.[1] === name ? [i] : []));
   if (starts.length === 0) throw new Error(`region "${name}" not found`);
   if (starts.length > 1) throw new Error(`region "${name}" is opened ${starts.length} times`);
-  const end = findClose(lines, starts[0]);
-  const body = lines.slice(starts[0] + 1, end).filter((line) => !isMarker(line));
-  return trimBlankEnds(dedent(body)).join("\n");
+  return { open: starts[0], close: findClose(lines, starts[0]) };
 }
 
 // Counts depth so that an inner region's #endregion does not end the outer one.

@@ -8,10 +8,10 @@ import { ProtocolError as ClientProtocolError } from "@modelcontextprotocol/clie
 import { McpServer, ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { afterEach, describe, expect, it } from "vitest";
 import * as z from "zod";
-import { parseSide, ROWS, table } from "./fixtures/seed-mapping.mjs";
-import { connectV1 } from "./fixtures/seed-v1-client.mjs";
-import { connectV2 } from "./fixtures/seed-v2-client.mjs";
-import { MARKER } from "./leftovers.mjs";
+import { parseSide, ROWS, table } from "./seed-mapping.mjs";
+import { connectV1 } from "./seed-v1-client.mjs";
+import { connectV2 } from "./seed-v2-client.mjs";
+import { MARKER } from "../test/leftovers.mjs";
 
 const isClass = (value) => typeof value === "function" && /^class\b/.test(Function.prototype.toString.call(value));
 const KIND = {
@@ -73,7 +73,7 @@ describe("what the names do differently", () => {
   });
 });
 
-const fixture = (name) => fileURLToPath(new URL(`./fixtures/${name}.mjs`, import.meta.url));
+const fixture = (name) => fileURLToPath(new URL(`./${name}.mjs`, import.meta.url));
 // Hand the test run's marker on, so the leftover check in scripts/test.mjs can see these children.
 const env = process.env[MARKER] === undefined ? undefined : { [MARKER]: process.env[MARKER] };
 const DRAFT_07 = "http://json-schema.org/draft-07/schema#";

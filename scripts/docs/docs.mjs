@@ -5,7 +5,7 @@ import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { currentBody, parseDoc, rewrite } from "./docblocks.mjs";
 import { generate, isCommand } from "./generate.mjs";
-import { REPO_ROOT } from "./normalize.mjs";
+import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 const CONCURRENCY = 2;
 const DIFF_LINES = 30;

@@ -2,9 +2,8 @@
 // Each rule is one regexp anchored on its own context, so ordinary numbers (ports, counts, ids) pass through.
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
-export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 

@@ -1,39 +1,16 @@
 // Finds processes a test run left behind, by reading /proc (Linux only).
 // A process matched only by the repository path must also be orphaned: a colleague's concurrent run is spared.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { canReadProc, commandLine, environment, readStat, snapshotPids } from "../../steps/runner/shared/processes.mjs";
 
 export const MARKER = "LEARN_MCP_TEST_RUN";
-export const canCheck = () => existsSync("/proc/self/stat");
-
-const read = (pid, file) => {
-  try {
-    return readFileSync(`/proc/${pid}/${file}`, "utf8");
-  } catch {
-    return undefined; // gone, or another user's
-  }
-};
-
-/** The pids alive now. */
-export function snapshotPids() {
-  return new Set(readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number));
-}
-
-// /proc/PID/stat is "pid (comm) state ppid …"; comm may contain spaces and ")", so parse after the last ")".
-function stat(pid) {
-  const text = read(pid, "stat");
-  if (text === undefined) return undefined;
-  const [state, ppid] = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { state, ppid: Number(ppid) };
-}
+export const canCheck = canReadProc;
+export { snapshotPids };
 
 function ancestors(pid) {
   const chain = new Set();
-  for (let current = pid; current > 0 && !chain.has(current); current = stat(current)?.ppid ?? 0) chain.add(current);
+  for (let current = pid; current > 0 && !chain.has(current); current = readStat(current)?.ppid ?? 0) chain.add(current);
   return chain;
 }
-
-/** A shell-like rendering of a process's command line. */
-export const commandLine = (pid) => (read(pid, "cmdline") ?? "").split("\0").filter(Boolean).join(" ");
 
 /**
  * Processes started since `before` that still run and belong to this run: they carry MARKER=`marker` in
@@ -43,9 +20,9 @@ export function findLeftovers({ before, marker, root }) {
   const mine = ancestors(process.pid);
   const candidates = new Map();
   for (const pid of snapshotPids()) {
-    const info = stat(pid);
+    const info = readStat(pid);
     if (before.has(pid) || mine.has(pid) || info === undefined || info.state === "Z") continue;
-    const marked = (read(pid, "environ") ?? "").split("\0").includes(`${MARKER}=${marker}`);
+    const marked = environment(pid).includes(`${MARKER}=${marker}`);
     const mentionsRoot = root !== undefined && commandLine(pid).includes(root);
     if (marked || mentionsRoot) candidates.set(pid, { pid, ppid: info.ppid, marked, command: commandLine(pid) });
   }

@@ -1,0 +1,223 @@
+// check-steps.mjs end to end on fixture step trees (--root): one test per kind of error or warning.
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+
+const CHECK = path.join(import.meta.dirname, "check-steps.mjs");
+const roots = [];
+
+function write(root, rel, text) {
+  mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+  writeFileSync(path.join(root, rel), text);
+}
+
+const SCRIPTS = { start: "tsx src/main.ts", test: "vitest run", typecheck: "tsc --noEmit -p tsconfig.json" };
+const pkg = (name, extra = {}) => JSON.stringify({ name: `@learn-mcp/${name}`, scripts: SCRIPTS, ...extra }, null, 2);
+const lesson = (title, changes, extra = {}) => JSON.stringify({ title, changes, ...extra }, null, 2);
+
+// Two well-formed steps: 02 changes main.ts and adds tools.ts, which its server imports, and says so.
+function makeRoot() {
+  const root = mkdtempSync(path.join(os.tmpdir(), "check-steps-test-"));
+  roots.push(root);
+  for (const [name, changes] of [["01-echo", []], ["02-sum", ["src/main.ts", "src/server.ts", "src/tools.ts"]]]) {
+    write(root, `steps/${name}/package.json`, pkg(name));
+    write(root, `steps/${name}/lesson.json`, lesson(`chapter ${name}`, changes));
+    write(root, `steps/${name}/tsconfig.json`, '{ "include": ["src"] }\n');
+    write(root, `steps/${name}/src/server.ts`, "export const server = 1;\n");
+    write(root, `steps/${name}/src/main.ts`, `console.log("${name}");\n`);
+    write(root, `docs/${name}.md`, `# ${name}\n`);
+  }
+  write(root, "steps/02-sum/src/server.ts", 'import { tools } from "./tools.ts";\nexport const server = tools;\n');
+  write(root, "steps/02-sum/src/tools.ts", "export const tools = [];\n");
+  write(root, "steps/run.mjs", "// not a step\n");
+  write(root, "docs/appendix-glossary.md", "# Glossary\n");
+  return root;
+}
+
+function check(root) {
+  const result = spawnSync(process.execPath, [CHECK, "--root", root], { encoding: "utf8" });
+  return { status: result.status, output: result.stdout + result.stderr };
+}
+
+afterEach(() => {
+  for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
+});
+
+describe("check-steps.mjs", () => {
+  it("passes steps whose unlisted files are byte-identical", () => {
+    const { status, output } = check(makeRoot());
+    expect(output).toContain("check-steps: 2 steps, 0 errors");
+    expect(status).toBe(0);
+  });
+
+  it("ignores installed node_modules", () => {
+    const root = makeRoot();
+    write(root, "steps/02-sum/node_modules/x/index.js", "different\n");
+    expect(check(root).status).toBe(0);
+  });
+
+  it("fails an undeclared change, naming the file", () => {
+    const root = makeRoot();
+    write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/server.ts", "src/tools.ts"]));
+    const { status, output } = check(root);
+    expect(status).toBe(1);
+    expect(output).toContain("error: steps/02-sum/src/main.ts: differs from steps/01-echo's but is not listed in lesson.json changes");
+  });
+
+  it("fails an undeclared removal", () => {
+    const root = makeRoot();
+    write(root, "steps/01-echo/src/framing.ts", "export {};\n");
+    const { status, output } = check(root);
+    expect(status).toBe(1);
+    expect(output).toContain("error: steps/02-sum/src/framing.ts: was removed since steps/01-echo");
+  });
+
+  it("fails a stale declaration", () => {
+    const root = makeRoot();
+    write(root, "steps/02-sum/src/main.ts", 'console.log("01-echo");\n');
+    const { status, output } = check(root);
+    expect(status).toBe(1);
+    expect(output).toContain(`changes lists "src/main.ts", which is identical to steps/01-echo's`);
+  });
+
+  it("compares package.json without its name, and allows only dependencies to change", () => {
+    const root = makeRoot();
+    write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/main.ts", "src/server.ts", "src/tools.ts", "package.json"]));
+    expect(check(root).output).toContain(`changes lists "package.json", which is identical`);
+    write(root, "steps/02-sum/package.json", pkg("02-sum", { devDependencies: { zod: "4" } }));
+    expect(check(root).status).toBe(0);
+    write(root, "steps/02-sum/package.json", pkg("02-sum", { description: "a new title" }));
+    const { status, output } = check(root);
+    expect(status).toBe(1);
+    expect(output).toContain("error: steps/02-sum/package.json: differs from steps/01-echo's in more than its name and dependencies");
+  });
+
+  it("fails a lesson.json that is missing, has no title, an unknown key or odd paths", () => {
+    const root = makeRoot();
+    rmSync(path.join(root, "steps/01-echo/lesson.json"));
+    write(root, "steps/02-sum/lesson.json", JSON.stringify({ changes: ["../x", "src/main.ts"], summary: "?" }));
+    const { status, output } = check(root);
+    expect(status).toBe(1);
+    expect(output).toContain("error: steps/01-echo/lesson.json: cannot be read");
+    expect(output).toContain('error: steps/02-sum/lesson.json: unknown key "summary"');
+    expect(output).toContain("error: steps/02-sum/lesson.json: title is missing");
+    expect(output).toContain("error: steps/02-sum/lesson.json: changes must be an array of paths relative to the step");
+  });
+
+  it("requires each program to exist and to be named as a literal in main.ts", () => {
+    const root = makeRoot();
+    write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/cli.ts", "src/main.ts", "src/server.ts", "src/tools.ts"], { programs: ["src/cli.ts", "src/gone.ts"] }));
+    write(root, "steps/02-sum/src/cli.ts", "console.log(1);\n");
+    const { output } = check(root);
+    expect(output).toContain('error: steps/02-sum/lesson.json: program "src/cli.ts" is not named as the literal "./cli.ts" in src/main.ts');
+    expect(output).toContain('error: steps/02-sum/lesson.json: program "src/gone.ts" does not exist');
+    write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/cli.ts", "src/main.ts", "src/server.ts", "src/tools.ts"], { programs: ["src/cli.ts"] }));
+    write(root, "steps/02-sum/src/main.ts", 'spawn(new URL("./cli.ts", import.meta.url));\n');
+    expect(check(root).output).toContain("check-steps: 2 steps, 0 errors");
+  });
+
+  it("reports a source file that neither main.ts, server.ts nor a program reaches", () => {
+    const root = makeRoot();
+    write(root, "steps/02-sum/src/server.ts", "export const server = 1;\n");
+    write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/main.ts", "src/tools.ts"]));
+    write(root, "steps/02-sum/src/test/helper.ts", "export const helper = 1;\n");
+    const { output } = check(root);
+    expect(output).toMatch(/^(warning|error): steps\/02-sum\/src\/tools\.ts: reached from neither src\/main\.ts/m);
+    expect(output).not.toContain("src/test/helper.ts: reached");
+  });
+
+  it("names code that names a step folder, a role that points nowhere, and a role of a later step", () => {
+    const root = makeRoot();
+    write(root, "scripts/bench.mjs", 'import "../steps/01-echo/src/server.ts";\n');
+    write(root, "steps/roles.json", JSON.stringify({ "echo server": "01-echo/src/server.ts", "sum server": "02-sum/src/server.ts", lost: "01-echo/src/lost.ts" }));
+    write(root, "steps/02-sum/src/main.ts", 'console.log("02-sum", roleProgram("sum server"), roleProgram("echo server"));\n');
+    const { status, output } = check(root);
+    expect(status).toBe(1);
+    expect(output).toContain("error: scripts/bench.mjs: names steps/01-echo; find its program through steps/roles.json instead");
+    expect(output).toContain('error: steps/roles.json: role "lost" names 01-echo/src/lost.ts, which is no file of a step');
+    expect(output).toContain('error: steps/02-sum/src/main.ts: uses role "sum server", played by steps/02-sum, which is not an earlier step');
+    expect(output).not.toContain('"echo server", played');
+  });
+
+  it("fails non-contiguous numbering", () => {
+    const root = makeRoot();
+    renameSync(path.join(root, "steps/02-sum"), path.join(root, "steps/03-sum"));
+    renameSync(path.join(root, "docs/02-sum.md"), path.join(root, "docs/03-sum.md"));
+    const { status, output } = check(root);
+    expect(status).toBe(1);
+    expect(output).toContain("error: steps/03-sum: steps are numbered from 01 without gaps; expected 02 here");
+  });
+
+  it("fails two steps with one number", () => {
+    const root = makeRoot();
+    cpSync(path.join(root, "steps/02-sum"), path.join(root, "steps/02-sums"), { recursive: true });
+    const { status, output } = check(root);
+    expect(status).toBe(1);
+    expect(output).toContain("error: steps/02-sums: shares its number with steps/02-sum");
+  });
+
+  it("fails a missing chapter and a chapter without a step", () => {
+    const root = makeRoot();
+    renameSync(path.join(root, "docs/02-sum.md"), path.join(root, "docs/02-sums.md"));
+    const { status, output } = check(root);
+    expect(status).toBe(1);
+    expect(output).toContain("error: steps/02-sum: chapter docs/02-sum.md is missing");
+    expect(output).toContain("error: docs/02-sums.md: no step folder steps/02-sums has this name");
+  });
+
+  it("fails a wrong package name, a missing main.ts, differing scripts and a list in step 01", () => {
+    const root = makeRoot();
+    write(root, "steps/01-echo/package.json", JSON.stringify({ name: "echo", scripts: { ...SCRIPTS, start: "x" } }));
+    write(root, "steps/01-echo/lesson.json", lesson("echo", ["src/main.ts"]));
+    rmSync(path.join(root, "steps/02-sum/src/main.ts"));
+    const { output } = check(root);
+    expect(output).toContain('error: steps/01-echo/package.json: name must be "@learn-mcp/01-echo", not "echo"');
+    expect(output).toContain("error: steps/01-echo/lesson.json: step 01 must list nothing in changes");
+    expect(output).toContain("error: steps/02-sum: src/main.ts (the runner's demo) is missing");
+    expect(output).toContain("error: steps/02-sum/package.json: differs from steps/01-echo's in more than its name and dependencies");
+  });
+
+  it("fails a differing tsconfig.json", () => {
+    const root = makeRoot();
+    write(root, "steps/02-sum/tsconfig.json", "{}\n");
+    expect(check(root).output).toContain("error: steps/02-sum/tsconfig.json: differs from steps/01-echo's");
+  });
+
+  it("warns, without failing, about a long function and a long file", () => {
+    const root = makeRoot();
+    const body = Array.from({ length: 160 }, (_, i) => `  console.log(${i});`).join("\n");
+    write(root, "steps/01-echo/src/main.ts", `function long() {\n${body}\n}\n`);
+    write(root, "steps/02-sum/src/main.ts", `function long() {\n${body}\n}\nconst more = () => {\n${body}\n};\n`);
+    const { status, output } = check(root);
+    expect(output).toContain("warning: steps/01-echo/src/main.ts has 162 lines");
+    expect(output).toContain("warning: steps/01-echo/src/main.ts:1 long is 162 lines");
+    expect(output).toContain("warning: steps/02-sum/src/main.ts:163 more is 162 lines");
+    expect(output).toContain("check-steps: 2 steps, 0 errors, 5 warnings");
+    expect(status).toBe(0);
+  });
+
+  it("reports a median over 180 added lines, and a step over 250 without a reason or a reason without need", () => {
+    const root = makeRoot();
+    const lines = (call) => Array.from({ length: 260 }, (_, i) => `${call}(${i});`).join("\n") + "\n";
+    write(root, "steps/01-echo/src/main.ts", lines("console.log"));
+    write(root, "steps/01-echo/lesson.json", lesson("echo", [], { reason: "it is long" }));
+    write(root, "steps/02-sum/src/main.ts", lines("console.info"));
+    const { output } = check(root);
+    // 01 adds 260 + 1 (server.ts); 02 rewrites main.ts (260) and adds 2 + 1 in server.ts and tools.ts.
+    expect(output).toMatch(/^(warning|error): steps\/: the median step adds 262 lines of source \(rule: at most 180; per step: 261, 263\)$/m);
+    expect(output).not.toContain("steps/01-echo adds");
+    expect(output).toMatch(/^(warning|error): steps\/02-sum adds 263 lines of source \(over 250\); say why/m);
+    write(root, "steps/02-sum/src/main.ts", 'console.log("sum");\n');
+    write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/main.ts", "src/server.ts", "src/tools.ts"], { reason: "short" }));
+    expect(check(root).output).toMatch(/^(warning|error): steps\/02-sum\/lesson\.json: reason is given, but the step adds only 4 lines$/m);
+  });
+
+  it("does not count short functions or control blocks as long", () => {
+    const root = makeRoot();
+    const body = Array.from({ length: 40 }, (_, i) => `    console.log(${i});`).join("\n");
+    write(root, "steps/01-echo/src/main.ts", `if (process.argv.length > 9) {\n${body}\n}\nfunction f() {\n  return 1;\n}\n`);
+    expect(check(root).output).toContain("check-steps: 2 steps, 0 errors, 0 warnings");
+  });
+});

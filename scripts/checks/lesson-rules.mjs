@@ -1,0 +1,95 @@
+// The rules that keep a step one lesson: lesson.json's shape, no file the lesson does not use, and the size rule.
+// Sizes count added source lines only: tests, their helpers (src/test/) and fixture programs (src/fixtures/) are free.
+import path from "node:path";
+import { diffLines } from "diff";
+import { isSource, isTestFile, readJson, readStepFile } from "../../steps/runner/shared/repo.mjs";
+import { closure, isCode } from "./closure.mjs";
+
+export const MEDIAN_ADDED_LINES = 180;
+export const OVERSIZED_ADDED_LINES = 250;
+// Each issue that adds steps may let two of its steps run long, with a reason; issue 6 cut steps 01-16.
+export const OVERSIZED_STEPS_ALLOWED = 2;
+const LESSON_KEYS = new Set(["title", "changes", "programs", "reason", "flags"]);
+
+const isPlainPath = (rel) => typeof rel === "string" && path.posix.normalize(rel) === rel && !/^(\.\.)?\//.test(rel);
+
+/** Reads and checks lesson.json; returns it with `changes` and `programs` always arrays. */
+export function checkLesson(step, errors) {
+  const where = `steps/${step.name}/lesson.json`;
+  const lesson = readJson(path.join(step.dir, "lesson.json"));
+  if (lesson.error) {
+    errors.push(`${where}: cannot be read: ${lesson.error}`);
+    return { changes: [], programs: [] };
+  }
+  for (const key of Object.keys(lesson).filter((key) => !LESSON_KEYS.has(key))) errors.push(`${where}: unknown key "${key}"`);
+  if (typeof lesson.title !== "string" || lesson.title.trim() === "") errors.push(`${where}: title is missing`);
+  const lists = {};
+  for (const key of ["changes", "programs"]) {
+    const list = lesson[key] ?? [];
+    if (!Array.isArray(list) || !list.every(isPlainPath)) errors.push(`${where}: ${key} must be an array of paths relative to the step`);
+    else if (new Set(list).size !== list.length) errors.push(`${where}: ${key} lists a path twice`);
+    lists[key] = Array.isArray(list) ? list.filter(isPlainPath) : [];
+  }
+  if (lesson.reason !== undefined && (typeof lesson.reason !== "string" || lesson.reason.trim() === "")) {
+    errors.push(`${where}: reason must be a sentence`);
+  }
+  checkPrograms(step, lists.programs, errors);
+  return { ...lesson, ...lists };
+}
+
+// A program is started by the demo, so main.ts names it as a literal: "./cli.ts" for src/cli.ts.
+function checkPrograms(step, programs, errors) {
+  const main = readStepFile(step.dir, "src/main.ts") ?? "";
+  for (const program of programs) {
+    const where = `steps/${step.name}/lesson.json: program "${program}"`;
+    if (readStepFile(step.dir, program) === null) errors.push(`${where} does not exist`);
+    const literal = `./${path.posix.relative("src", program)}`;
+    if (![`"${literal}"`, `'${literal}'`, `\`${literal}\``].some((quoted) => main.includes(quoted))) {
+      errors.push(`${where} is not named as the literal "${literal}" in src/main.ts`);
+    }
+  }
+}
+
+/** Every non-test source file must be imported, directly or not, by main.ts, server.ts or a listed program. */
+export function checkReach(step, problems) {
+  const roots = ["src/main.ts", "src/server.ts", ...step.lesson.programs].filter((rel) => step.files.includes(rel));
+  const { files } = closure(roots.map((rel) => path.join(step.dir, rel)), { strings: false });
+  for (const rel of step.files.filter((rel) => rel.startsWith("src/") && isCode(rel) && !isTestFile(rel))) {
+    if (!files.has(path.join(step.dir, rel))) {
+      problems.push(`steps/${step.name}/${rel}: reached from neither src/main.ts, src/server.ts nor a program in lesson.json; remove it, or move a test helper to src/test/`);
+    }
+  }
+}
+
+/** Source lines step `step` adds over `prev` (all of its source lines for the first step). */
+export function addedSourceLines(prev, step) {
+  const count = (rel) =>
+    diffLines(prev ? readStepFile(prev.dir, rel) ?? "" : "", readStepFile(step.dir, rel) ?? "")
+      .filter((part) => part.added)
+      .reduce((sum, part) => sum + part.count, 0);
+  return step.files.filter(isSource).reduce((sum, rel) => sum + count(rel), 0);
+}
+
+const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/** The median of added lines stays under MEDIAN_ADDED_LINES; a step over OVERSIZED_ADDED_LINES says why. */
+export function checkSizes(steps, problems) {
+  const added = steps.map((step, i) => addedSourceLines(steps[i - 1], step));
+  if (median(added) > MEDIAN_ADDED_LINES) {
+    problems.push(`steps/: the median step adds ${median(added)} lines of source (rule: at most ${MEDIAN_ADDED_LINES}; per step: ${added.join(", ")})`);
+  }
+  const oversized = steps.filter((step, i) => added[i] > OVERSIZED_ADDED_LINES);
+  steps.forEach((step, i) => {
+    const where = `steps/${step.name}`;
+    const over = added[i] > OVERSIZED_ADDED_LINES;
+    if (over && !step.lesson.reason) problems.push(`${where} adds ${added[i]} lines of source (over ${OVERSIZED_ADDED_LINES}); say why in lesson.json "reason", or split it`);
+    if (!over && step.lesson.reason) problems.push(`${where}/lesson.json: reason is given, but the step adds only ${added[i]} lines`);
+  });
+  if (oversized.length > OVERSIZED_STEPS_ALLOWED) {
+    problems.push(`steps/: ${oversized.length} steps add over ${OVERSIZED_ADDED_LINES} lines (${oversized.map((s) => s.name).join(", ")}); at most ${OVERSIZED_STEPS_ALLOWED} may`);
+  }
+}
