@@ -63,8 +63,8 @@ async function inspector(cell, { folder, tags }) {
 //#endregion
 
 //#region probe
-// Step 06's 5 s probe timeout covers a TypeScript server's start-up on an idle machine, not with three cells at once
-// on 2 cores: the probe then times out, `auto` silently falls back to legacy and a pin fails as "did not offer".
+// A TypeScript server's start-up counts against the probe's clock: 5 s covers it on an idle machine, not with three cells
+// at once on 2 cores, where the probe times out, `auto` silently falls back to legacy and a pin fails as "did not offer".
 export const PROBE_TIMEOUT_MS = 30_000;
 // Loose, but below every probe timeout here (the Inspector's is the SDK's 60 s): a fallback this quick came from the
 // server's answer to server/discover, not from waiting out the probe.

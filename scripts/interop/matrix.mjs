@@ -7,8 +7,8 @@ export const MODERN_VERSION = "2026-07-28";
 //#region clients
 // The hand-written client sends initialize with 2025-11-25 and nothing else: its only era is legacy.
 export const CLIENTS = [
-  { id: "hand-written", label: "04 hand-written CLI", eras: ["legacy"] },
-  { id: "sdk", label: "06 SDK client", eras: ["legacy", "auto", "modern"] },
+  { id: "hand-written", label: "hand-written CLI", eras: ["legacy"] },
+  { id: "sdk", label: "SDK client", eras: ["legacy", "auto", "modern"] },
   { id: "inspector", label: "Inspector CLI", eras: ["legacy", "auto", "modern"] },
 ];
 //#endregion
@@ -18,11 +18,11 @@ const add = { tool: "add", args: { a: 2, b: 40 }, text: "42" };
 const HAND_WRITTEN_TOOLS = ["add", "echo", "createFile", "get_current_time"];
 const SDK_TOOLS = ["add", "echo", "get_current_time", "read_file", "list_files", "write_file", "sample_media"];
 
-// `modern`: the server answers server/discover with 2026-07-28. Step 03 and server-everything (SDK v1) do not.
+// `modern`: the server answers server/discover with 2026-07-28. The hand-written server and server-everything (SDK v1) do not.
 export const SERVERS = [
-  { id: "03", label: "03 hand-written", modern: false, tools: HAND_WRITTEN_TOOLS, call: add },
-  { id: "05", label: "05 SDK", modern: true, tools: SDK_TOOLS, call: add },
-  { id: "07", label: "07 SDK + resources", modern: true, tools: SDK_TOOLS, call: add },
+  { id: "hand-written", label: "hand-written", modern: false, tools: HAND_WRITTEN_TOOLS, call: add },
+  { id: "sdk", label: "SDK", modern: true, tools: SDK_TOOLS, call: add },
+  { id: "sdk-resources", label: "SDK + resources", modern: true, tools: SDK_TOOLS, call: add },
   {
     id: "everything",
     label: "server-everything",

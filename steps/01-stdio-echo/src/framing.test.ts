@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LineDecoder } from "./framing.ts";
+import { LineDecoder, LineTooLong, MAX_LINE_BYTES } from "./framing.ts";
 
 const bytes = (s: string) => Buffer.from(s, "utf8");
 
@@ -35,5 +35,26 @@ describe("LineDecoder", () => {
     expect(decoder.push(bytes("windows\r\nlast"))).toEqual(["windows"]);
     expect(decoder.end()).toBe("last");
     expect(decoder.end()).toBeUndefined();
+  });
+
+  it("keeps a line of exactly the limit, and replaces a longer one that arrives whole", () => {
+    const decoder = new LineDecoder(4);
+    expect(decoder.push(bytes("abcd\nabcde\nok\n"))).toEqual(["abcd", new LineTooLong(4), "ok"]);
+  });
+
+  it("reports a line the moment it passes the limit, then drops it up to its newline", () => {
+    const decoder = new LineDecoder(4);
+    expect(decoder.push(bytes("ok\nabc"))).toEqual(["ok"]);
+    expect(decoder.push(bytes("de"))).toEqual([new LineTooLong(4)]);
+    expect(decoder.push(bytes("fghij".repeat(100)))).toEqual([]);
+    expect(decoder.push(bytes("xyz\nnext\n"))).toEqual(["next"]);
+    expect(decoder.end()).toBeUndefined();
+  });
+
+  it("defaults to 16 MiB", () => {
+    const decoder = new LineDecoder();
+    expect(decoder.maxLineBytes).toBe(MAX_LINE_BYTES);
+    expect(decoder.push(Buffer.alloc(MAX_LINE_BYTES, "x"))).toEqual([]);
+    expect(decoder.push(bytes("x"))).toEqual([new LineTooLong(MAX_LINE_BYTES)]);
   });
 });

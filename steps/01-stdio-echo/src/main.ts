@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
-import { LineDecoder } from "./framing.ts";
+import { LineDecoder, MAX_LINE_BYTES } from "./framing.ts";
 
 //#region spawn
 const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
@@ -18,7 +18,7 @@ const decoder = new LineDecoder();
 const lines: string[] = [];
 let wake: (() => void) | undefined;
 child.stdout.on("data", (chunk: Buffer) => {
-  lines.push(...decoder.push(chunk));
+  for (const line of decoder.push(chunk)) lines.push(typeof line === "string" ? line : "(a line over the limit)");
   wake?.();
 });
 
@@ -61,6 +61,14 @@ await exchange([text("hello, world\n")], 1);
 await exchange([text("half a li"), text("ne\n")], 1);
 await exchange([text("one\ntwo\nthree\n")], 3);
 await exchange([accented.subarray(0, 4), accented.subarray(4)], 1);
+
+//#region too-long
+// One byte over the limit: the child drops the line as it arrives, says so, and serves the next one.
+console.log(`parent -> child: ${MAX_LINE_BYTES + 1} bytes of "x" + "\\n" + "still there?\\n"`);
+child.stdin.write(Buffer.alloc(MAX_LINE_BYTES + 1, "x"));
+child.stdin.write("\nstill there?\n");
+for (let i = 0; i < 2; i++) console.log(`child -> parent: ${await nextLine()}`);
+//#endregion
 
 //#region shutdown
 child.stdin.end();

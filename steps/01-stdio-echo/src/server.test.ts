@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
+import { MAX_LINE_BYTES } from "./framing.ts";
 
 const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
 let child: ChildProcessWithoutNullStreams | undefined;
@@ -52,5 +53,11 @@ describe("echo server", () => {
     expect(stdout.toString()).toBe("FIRST\nLAST\n");
     expect(stderr).toContain("[server] ready");
     expect(stderr).toContain("stdin closed after 2 lines");
+  });
+
+  it("drops a line over the limit with one error line and keeps serving", async () => {
+    const { stdout, code } = await run([Buffer.alloc(MAX_LINE_BYTES + 1, "x"), Buffer.from("\nnext\n")]);
+    expect(stdout.toString()).toBe(`ERROR: a line over ${MAX_LINE_BYTES} bytes was dropped\nNEXT\n`);
+    expect(code).toBe(0);
   });
 });

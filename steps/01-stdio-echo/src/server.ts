@@ -1,12 +1,14 @@
 // Step 01's child process: answers every line it reads on stdin, upper-cased, on stdout.
 // stdout carries answers and nothing else; logs go to stderr.
-import { LineDecoder } from "./framing.ts";
+import { LineDecoder, LineTooLong, type Line } from "./framing.ts";
 
 const decoder = new LineDecoder();
 let answered = 0;
 
-function answer(line: string): void {
-  process.stdout.write(line.toUpperCase() + "\n");
+function answer(line: Line): void {
+  // The over-long line's bytes are gone already; the child says so, and the next line is served as usual.
+  if (line instanceof LineTooLong) process.stdout.write(`ERROR: a line over ${line.limit} bytes was dropped\n`);
+  else process.stdout.write(line.toUpperCase() + "\n");
   answered += 1;
 }
 
