@@ -4,5 +4,7 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     projects: ["steps/[0-9][0-9]-*", "steps/runner", "scripts"],
+    // Most test time is spent waiting on child processes, not on the CPU: more files at once than cores pays off.
+    maxWorkers: 3,
   },
 });

@@ -6,6 +6,7 @@ import { killTree } from "./shared/processes.mjs";
 import { openWireLog } from "./wire-log.mjs";
 
 const wirePreload = new URL("./wire.mjs", import.meta.url).href;
+const quietPipe = new URL("./quiet-pipe.mjs", import.meta.url).href;
 // A shell's exit status for a process ended by each signal: 128 + the signal's number.
 const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGPIPE: 141 };
 
@@ -19,7 +20,7 @@ function demoEnv(wireLog) {
 
 function startDemo(step, tsxLoader, wireLog) {
   const preload = wireLog ? ["--import", wirePreload] : [];
-  return spawn(process.execPath, [...preload, "--import", tsxLoader, "src/main.ts"], {
+  return spawn(process.execPath, ["--import", quietPipe, ...preload, "--import", tsxLoader, "src/main.ts"], {
     cwd: step.dir,
     stdio: ["inherit", wireLog ? wireLog.appendFd : "inherit", "inherit"],
     env: demoEnv(wireLog),

@@ -56,6 +56,17 @@ describe("running a demo", () => {
     expect(result.stdout).toBe("about to fail\n");
     expect(result.status).toBe(3);
   }, 30_000);
+
+  test("a reader that stops early (| head) ends the demo quietly", async () => {
+    const stepsDir = fixtureSteps({ "01-chatty": FIXTURES.chatty });
+    const child = start(["1"], { stepsDir });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.stdout.once("data", () => child.stdout.destroy());
+    const status = await new Promise((resolve) => child.on("close", resolve));
+    expect(stderr).toBe("");
+    expect(status).toBe(0);
+  }, 30_000);
 });
 
 describe("--diff and --stat", () => {

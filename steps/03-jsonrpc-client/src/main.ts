@@ -12,8 +12,11 @@ const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
 const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath], {
   stdio: ["pipe", "pipe", "ignore"],
 });
+// While `held` is set, received lines wait there: answers that share one chunk of the pipe are all read before any
+// request settles, so printing them at once would make the order of the printout depend on the chunking.
+let held: string[] | undefined;
 const connection = new Connection(child.stdin, child.stdout, {
-  trace: (direction, line) => console.log(`${direction} ${line}`),
+  trace: (direction, line) => (direction === "<-" && held ? held.push(`<- ${line}`) : console.log(`${direction} ${line}`)),
   warn: (text) => console.log(`[client] ${text}`),
 });
 //#endregion
@@ -30,11 +33,15 @@ const settle = (label: string, request: Promise<unknown>) =>
 
 //#region in-flight
 console.log("# Three requests in flight: the slow one is answered last, and each answer finds its request by id");
-await Promise.all([
-  settle("sleep 300", connection.request("sleep", { ms: 300 })),
-  settle("sum [1,2]", connection.request("sum", { numbers: [1, 2] })),
-  settle("sum [3,4]", connection.request("sum", { numbers: [3, 4] })),
+held = [];
+const results = await Promise.all([
+  connection.request("sleep", { ms: 300 }),
+  connection.request("sum", { numbers: [1, 2] }),
+  connection.request("sum", { numbers: [3, 4] }),
 ]);
+console.log(held.join("\n"));
+held = undefined;
+console.log(`   the three requests resolved with ${JSON.stringify(results)}, each with its own answer`);
 //#endregion
 
 //#region errors

@@ -86,4 +86,7 @@ setInterval(() => {}, 60_000);
 
 const hang = step("01-hang", { "src/main.ts": hangMain, "src/child.mjs": hangChild });
 
-export const FIXTURES = { diffPair, diffPairSource, diffPairExpected, diffPairStat, describedExpected, fails, hang };
+// Writes far more than a pipe holds, so a reader that stops early makes its next write fail with EPIPE.
+const chatty = step("01-chatty", { "src/main.ts": 'for (let i = 0; i < 200_000; i++) console.log(`line ${i}`);\n' });
+
+export const FIXTURES = { chatty, diffPair, diffPairSource, diffPairExpected, diffPairStat, describedExpected, fails, hang };
