@@ -15,7 +15,7 @@ export const CLIENTS = [
 
 //#region servers
 const add = { tool: "add", args: { a: 2, b: 40 }, text: "42" };
-const HAND_WRITTEN_TOOLS = ["add", "echo", "createFile", "get_current_time"];
+const HAND_WRITTEN_TOOLS = ["add", "echo", "createFile"];
 const SDK_TOOLS = ["add", "echo", "get_current_time", "read_file", "list_files", "write_file", "sample_media"];
 
 // `modern`: the server answers server/discover with 2026-07-28. The hand-written server and server-everything (SDK v1) do not.

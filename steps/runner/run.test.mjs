@@ -3,7 +3,7 @@
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { afterAll, describe, expect, test } from "vitest";
+import { afterAll, describe, expect, test, vi } from "vitest";
 import { isAlive } from "./shared/processes.mjs";
 import { REPO_ROOT as repoRoot } from "./shared/repo.mjs";
 import { FIXTURES } from "./test/fixtures.mjs";
@@ -11,6 +11,8 @@ import { ESC, fixtureSteps, realSteps, removeFixtures, run, start, step01 } from
 import { WIRE, WIRE_EXPECTED } from "./test/wire-fixture.mjs";
 
 afterAll(removeFixtures);
+// Every test starts the runner as a separate Node process; on a loaded machine that alone can take seconds.
+vi.setConfig({ testTimeout: 30_000 });
 
 
 describe("--list and bad use", () => {

@@ -72,6 +72,17 @@ describe("against raw lines", () => {
     ]);
   });
 
+  it("rejects an answer whose error is not an error object, or that has neither result nor error", async () => {
+    const { connection, answer } = fakeServer();
+    const requests = [connection.request("a"), connection.request("b"), connection.request("c")];
+    answer('{"jsonrpc":"2.0","id":1,"error":"boom"}\n{"jsonrpc":"2.0","id":2,"error":{"code":"x","message":"y"}}\n');
+    answer('{"jsonrpc":"2.0","id":3}\n');
+    const [first, second, third] = await Promise.allSettled(requests);
+    expect(first).toEqual({ status: "rejected", reason: new Error('the server answered with a malformed error: {"jsonrpc":"2.0","id":1,"error":"boom"}') });
+    expect(second).toMatchObject({ status: "rejected", reason: { message: expect.stringContaining("malformed error") } });
+    expect(third).toEqual({ status: "rejected", reason: new Error('the server answered with neither a result nor an error: {"jsonrpc":"2.0","id":3}') });
+  });
+
   it("times a request out, forgets it, and reports the late answer", async () => {
     const { connection, warnings, answer } = fakeServer(50);
     await expect(connection.request("slow")).rejects.toThrow("slow timed out after 50 ms");

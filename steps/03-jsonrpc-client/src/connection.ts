@@ -89,9 +89,24 @@ export class Connection {
     if (!isObject(message) || pending === undefined) return this.#warn(`no pending request for ${line.slice(0, 200)}`);
     this.#pending.delete(id as JsonRpcId);
     clearTimeout(pending.timer);
-    const error = message.error;
-    if (isObject(error)) pending.reject(new JsonRpcError(Number(error.code), String(error.message)));
-    else pending.resolve(message.result);
+    const outcome = outcomeOf(message, line);
+    if (outcome instanceof Error) pending.reject(outcome);
+    else pending.resolve(outcome.result);
   }
   //#endregion
 }
+
+//#region outcome
+/** What an answer means for its request: its result, the server's JsonRpcError, or an Error for a broken answer. */
+function outcomeOf(message: Record<string, unknown>, line: string): { result: unknown } | Error {
+  const { error } = message;
+  if (Object.hasOwn(message, "error")) {
+    if (isObject(error) && Number.isInteger(error.code) && typeof error.message === "string") {
+      return new JsonRpcError(error.code as number, error.message);
+    }
+    return new Error(`the server answered with a malformed error: ${line.slice(0, 200)}`);
+  }
+  if (Object.hasOwn(message, "result")) return { result: message.result };
+  return new Error(`the server answered with neither a result nor an error: ${line.slice(0, 200)}`);
+}
+//#endregion

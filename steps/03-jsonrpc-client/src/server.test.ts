@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { Wire } from "./test/wire.ts";
 
 // Every test starts a server under tsx; on a loaded machine that alone can take seconds.
-vi.setConfig({ testTimeout: 20_000, hookTimeout: 20_000 });
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
 const PROBE = '{"jsonrpc":"2.0","id":"probe","method":"sum","params":{"numbers":[40,2]}}';

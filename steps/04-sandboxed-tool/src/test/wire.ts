@@ -52,7 +52,8 @@ export class Wire {
     if (!this.#closed) {
       const closed = once(this.child, "close");
       this.child.stdin.end();
-      const timer = setTimeout(() => this.child.kill("SIGKILL"), 5000);
+      // Generous: on a loaded machine a TypeScript server can take seconds just to start and read its stdin.
+      const timer = setTimeout(() => this.child.kill("SIGKILL"), 15_000);
       await closed;
       clearTimeout(timer);
     }
