@@ -6,9 +6,9 @@ import { killTree } from "./shared/processes.mjs";
 import { openWireLog } from "./wire-log.mjs";
 
 const wirePreload = new URL("./wire.mjs", import.meta.url).href;
-const quietPipe = new URL("./quiet-pipe.mjs", import.meta.url).href;
+const demoPreload = new URL("./demo-preload.mjs", import.meta.url).href;
 // A shell's exit status for a process ended by each signal: 128 + the signal's number.
-const SIGNAL_EXIT = { SIGINT: 130, SIGTERM: 143, SIGPIPE: 141 };
+const SIGNAL_EXIT = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143, SIGPIPE: 141 };
 
 function demoEnv(wireLog) {
   if (!wireLog) return process.env;
@@ -20,7 +20,7 @@ function demoEnv(wireLog) {
 
 function startDemo(step, tsxLoader, wireLog) {
   const preload = wireLog ? ["--import", wirePreload] : [];
-  return spawn(process.execPath, ["--import", quietPipe, ...preload, "--import", tsxLoader, "src/main.ts"], {
+  return spawn(process.execPath, ["--import", demoPreload, ...preload, "--import", tsxLoader, "src/main.ts"], {
     cwd: step.dir,
     stdio: ["inherit", wireLog ? wireLog.appendFd : "inherit", "inherit"],
     env: demoEnv(wireLog),
@@ -38,7 +38,7 @@ function waitForDemo(demo, step) {
       if (demo.pid !== undefined) await killTree(demo.pid);
       resolve(SIGNAL_EXIT[signalName]);
     };
-    for (const name of ["SIGINT", "SIGTERM"]) process.on(name, () => stop(name));
+    for (const name of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(name, () => stop(name));
     // Our reader went away (`| head`): with --wire the demo's output passes through us, so stop it as SIGPIPE would.
     process.stdout.on("error", () => stop("SIGPIPE"));
     demo.on("error", (error) => {
@@ -59,7 +59,7 @@ export async function runDemo(step, { tsxLoader, wire }) {
   wireLog?.closeAppend(); // The demo holds its own copy; ours would only keep the file open.
   const status = await waitForDemo(demo, step);
   if (wireLog && !wireLog.finish() && status === 0) {
-    console.log(`(--wire: step ${step.id} sent no JSON-RPC message over stdio; all output above is the demo's own.)`);
+    console.log(`(--wire: step ${step.id} sent no JSON-RPC message over stdio.)`);
   }
   return status;
 }

@@ -131,18 +131,27 @@ describe("--wire", () => {
     expect(readdirSync(tmp).filter((name) => name.startsWith("learn-mcp-wire-"))).toEqual([]);
   }, 30_000);
 
-  test("step 01 has no JSON-RPC: its demo runs and a note says so", async () => {
+  test("step 01 has no JSON-RPC: its lines are shown marked, and a note says so", async () => {
     const result = await run(["1", "--wire"]);
     expect(result.status).toBe(0);
     expect(result.stdout).toContain("child -> parent: CAFÉ CRÈME");
-    expect(result.stdout).not.toMatch(/^(->|<-) /m);
-    expect(result.stdout.trimEnd().split("\n").at(-1)).toBe(
-      "(--wire: step 01 sent no JSON-RPC message over stdio; all output above is the demo's own.)",
-    );
-  }, 30_000);
+    expect(result.stdout).toContain('-> [1 server.ts] (not JSON-RPC) "café crème"');
+    expect(result.stdout).toContain('<- [1 server.ts] (not JSON-RPC) "CAFÉ CRÈME"');
+    expect(result.stdout.trimEnd().split("\n").at(-1)).toBe("(--wire: step 01 sent no JSON-RPC message over stdio.)");
+  });
+
+  test("removes the log of a runner that was killed, and keeps one whose runner lives", async () => {
+    const stepsDir = fixtureSteps({ "01-fails": FIXTURES.fails });
+    const tmp = join(stepsDir, "tmp");
+    mkdirSync(join(tmp, "learn-mcp-wire-999999999-dead"), { recursive: true });
+    mkdirSync(join(tmp, `learn-mcp-wire-${process.pid}-alive`));
+    await run(["1", "--wire"], { stepsDir, env: { TMPDIR: tmp } });
+    const logs = readdirSync(tmp).filter((name) => name.startsWith("learn-mcp-wire-"));
+    expect(logs).toEqual([`learn-mcp-wire-${process.pid}-alive`]);
+  });
 });
 
-describe("Ctrl-C", () => {
+describe("stopping a demo", () => {
   test("SIGINT stops the demo and its detached descendants, and the runner exits 130", async () => {
     const stepsDir = fixtureSteps({ "01-hang": FIXTURES.hang });
     const child = start(["1"], { stepsDir });
@@ -166,4 +175,30 @@ describe("Ctrl-C", () => {
       for (const pid of pids.filter(isAlive)) process.kill(pid, "SIGKILL");
     }
   }, 30_000);
+
+  test.each([
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ])("%s stops the demo and its children, removes its temporary folder, and exits %i", async (signal, status) => {
+    const stepsDir = fixtureSteps({ "01-tidy": FIXTURES.tidy });
+    const tmp = join(stepsDir, "tmp");
+    mkdirSync(tmp);
+    const child = start(["1"], { stepsDir, env: { TMPDIR: tmp } });
+    const pids = await new Promise((resolve, reject) => {
+      let stdout = "";
+      child.stdout.on("data", (chunk) => {
+        stdout += chunk;
+        const match = /READY (\d+) (\d+)/.exec(stdout);
+        if (match) resolve(match.slice(1).map(Number));
+      });
+      child.on("exit", () => reject(new Error(`runner exited early: ${stdout}`)));
+    });
+    const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+    child.kill(signal);
+    expect(await exited).toBe(status);
+    const deadline = Date.now() + 5000;
+    while (pids.some(isAlive) && Date.now() < deadline) await sleep(50);
+    expect(pids.filter(isAlive)).toEqual([]);
+    expect(readdirSync(tmp).filter((name) => name.startsWith("tidy-"))).toEqual([]);
+  });
 });

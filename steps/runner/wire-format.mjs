@@ -1,5 +1,5 @@
-// Turns bytes tapped from a pipe into wire-log text: whole lines, JSON-RPC only, long strings shortened.
-// Bytes are held until their "\n" arrives and decoded only then, so a UTF-8 character split across chunks survives.
+// Turns bytes tapped from a pipe into wire-log text: whole lines, long strings shortened, secrets masked, and lines
+// that are not JSON-RPC marked as such. Bytes are held until their "\n" arrives, so a split UTF-8 character survives.
 
 const LONG_STRING = 80;
 
@@ -37,20 +37,31 @@ function isJsonRpc(value) {
   return Array.isArray(value) ? value.length > 0 && value.every(isMessage) : isMessage(value);
 }
 
-/** The line as it should appear in the wire log, or undefined when it is not a JSON-RPC message. */
-export function describeMessage(line) {
+//#region mask
+// Credentials never reach the terminal or a log, wherever they sit: any JSON key of these, at any depth, and the same
+// names written as "name: value" or "name=value" in plain text (an Authorization header keeps its scheme).
+const SECRET_KEYS = ["authorization", "x-api-key", "api_key", "access_token", "refresh_token", "id_token", "client_secret", "code_verifier", "password"];
+const SECRET_IN_TEXT = new RegExp(`\\b(${SECRET_KEYS.join("|")})(["']?\\s*[:=]\\s*["']?)((?:Bearer|Basic)\\s+)?[^"'\\s,&;}]+`, "gi");
+export const MASK = "***";
+
+export const maskText = (text) => text.replace(SECRET_IN_TEXT, (_, key, separator, scheme = "") => `${key}${separator}${scheme}${MASK}`);
+//#endregion
+
+/** The line as it should appear in the wire log: a JSON-RPC message compact, anything else marked and quoted. */
+export function describeLine(line) {
   let value;
   try {
     value = JSON.parse(line);
   } catch {
-    return undefined;
+    value = undefined;
   }
-  return isJsonRpc(value) ? JSON.stringify(shorten(value)) : undefined;
+  if (value !== undefined && isJsonRpc(value)) return JSON.stringify(shorten(value));
+  return `(not JSON-RPC) ${JSON.stringify(shorten(maskText(line)))}`;
 }
 
 const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
-/** Copies `value` with every string longer than LONG_STRING cut, keeping a note of how much was cut. */
+/** Copies `value` with secrets masked and every string longer than LONG_STRING cut, noting how much was cut. */
 export function shorten(value) {
   if (typeof value === "string") {
     if (value.length <= LONG_STRING) return value;
@@ -60,7 +71,8 @@ export function shorten(value) {
   }
   if (Array.isArray(value)) return value.map(shorten);
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shorten(item)]));
+    const secret = (key) => SECRET_KEYS.includes(key.toLowerCase());
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, secret(key) ? MASK : shorten(item)]));
   }
   return value;
 }

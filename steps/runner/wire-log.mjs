@@ -1,13 +1,25 @@
 // The shared log behind --wire: the demo's stdout and every process's wire lines are appended to one file.
 // One O_APPEND file puts lines from all processes in the order they were written; the runner copies it out as it grows.
-import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isAlive } from "./shared/processes.mjs";
 
 const POLL_MS = 30;
+// The folder's name carries the runner's pid, so a later run can tell a log whose runner died from one in use.
+const PREFIX = "learn-mcp-wire-";
+
+/** Removes the logs of runners that were killed before they could clean up. */
+export function removeStaleLogs(dir = tmpdir()) {
+  for (const name of readdirSync(dir)) {
+    const pid = Number(name.startsWith(PREFIX) ? name.slice(PREFIX.length).split("-")[0] : NaN);
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(join(dir, name), { recursive: true, force: true });
+  }
+}
 
 export function openWireLog() {
-  const dir = mkdtempSync(join(tmpdir(), "learn-mcp-wire-"));
+  removeStaleLogs();
+  const dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
   const path = join(dir, "wire.log");
   const appendFd = openSync(path, "a"); // Given to the demo as its stdout.
   const readFd = openSync(path, "r");
@@ -27,7 +39,7 @@ export function openWireLog() {
   function finish() {
     clearInterval(timer);
     copyNewBytes();
-    const sawMessages = /^(->|<-) \[/m.test(readFileSync(path, "utf8"));
+    const sawMessages = /^(->|<-) \[[^\]]*\] (?!\(not JSON-RPC\))/m.test(readFileSync(path, "utf8"));
     closeSync(readFd);
     rmSync(dir, { recursive: true, force: true });
     return sawMessages;

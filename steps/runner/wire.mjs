@@ -1,9 +1,9 @@
 // Preloaded (--import, and through NODE_OPTIONS into every Node process below the demo) by `run.mjs N --wire`:
-// reports each JSON-RPC line on a child's stdin/stdout by wrapping write, end and push, never by adding listeners.
+// reports each line on a child's stdin/stdout by wrapping write, end and push, never by adding listeners.
 import { ChildProcess } from "node:child_process";
 import { openSync, writeSync } from "node:fs";
 import { basename } from "node:path";
-import { describeMessage, LineFramer } from "./wire-format.mjs";
+import { describeLine, LineFramer } from "./wire-format.mjs";
 
 // MCP_WIRE_LOG: the file every process appends to. MCP_WIRE_LABEL: this process's own label, set by its parent's tap.
 const logPath = process.env.MCP_WIRE_LOG;
@@ -24,8 +24,7 @@ function log(text) {
 }
 
 function report(direction, label, line) {
-  const message = describeMessage(line);
-  if (message !== undefined) log(`${direction} [${label}] ${message}\n`);
+  log(`${direction} [${label}] ${describeLine(line)}\n`);
 }
 
 /** A child is named by its script for Node, by its program otherwise; never by pid, so output is repeatable. */

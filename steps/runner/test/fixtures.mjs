@@ -89,4 +89,17 @@ const hang = step("01-hang", { "src/main.ts": hangMain, "src/child.mjs": hangChi
 // Writes far more than a pipe holds, so a reader that stops early makes its next write fail with EPIPE.
 const chatty = step("01-chatty", { "src/main.ts": 'for (let i = 0; i < 200_000; i++) console.log(`line ${i}`);\n' });
 
-export const FIXTURES = { chatty, diffPair, diffPairSource, diffPairExpected, diffPairStat, describedExpected, fails, hang };
+// A demo with a temporary folder it removes on exit and a child that sleeps: the runner must leave neither behind.
+const tidyMain = `import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+const folder = mkdtempSync(join(tmpdir(), "tidy-"));
+process.on("exit", () => rmSync(folder, { recursive: true, force: true }));
+const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 60000)"], { stdio: "ignore" });
+console.log(\`READY \${process.pid} \${child.pid}\`);
+setInterval(() => {}, 60_000);
+`;
+const tidy = step("01-tidy", { "src/main.ts": tidyMain });
+
+export const FIXTURES = { chatty, tidy, diffPair, diffPairSource, diffPairExpected, diffPairStat, describedExpected, fails, hang };

@@ -1,11 +1,12 @@
 // The --wire fixture: a demo that talks JSON-RPC to two echo servers and to a CLI that starts a third, and its exact output.
-// It proves labels tell processes apart (also one level down), lines split mid-character are framed, long strings shortened.
+// It proves labels tell processes apart (also one level down), lines split mid-character are framed, long strings shortened,
+// lines that are not JSON-RPC are shown marked, and secrets are masked in JSON and in plain text alike.
 
 const packageJson = `{\n  "name": "@fixture/01-wire",\n  "version": "1.0.0",\n  "description": "Wire fixture",\n  "type": "module"\n}\n`;
 
-// A JSON-RPC echo server that also writes lines the wire view must skip: plain text and JSON without "jsonrpc".
+// A JSON-RPC echo server that also writes lines the wire view must mark: plain text and JSON without "jsonrpc".
 const echoServer = `import { createInterface } from "node:readline";
-process.stdout.write("echo: plain text, not JSON-RPC\\n");
+process.stdout.write("echo: ready; password=hunter2\\n");
 process.stdout.write('{"not":"jsonrpc"}\\n');
 createInterface({ input: process.stdin }).on("line", (line) => {
   const message = JSON.parse(line);
@@ -46,7 +47,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { startEcho } from "./rpc.ts";
 
 const first = startEcho();
-const bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "echo", params: { text: "café" } }) + "\\n");
+const bytes = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "echo", params: { text: "café", access_token: "t0k3n" } }) + "\\n");
 const split = bytes.indexOf(0xc3) + 1; // between the two bytes of "é"
 const firstAnswer = first.answer(1);
 first.child.stdin.write(bytes.subarray(0, split));
@@ -80,14 +81,20 @@ console.log(\`cli: echo answered \${result.text}\`);
 export const WIRE = { "package.json": packageJson, "src/main.ts": wireMain, "src/rpc.ts": rpcClient, "src/echo.ts": echoServer, "src/cli.ts": wireCli };
 
 const long = `${"a".repeat(80)}…(+99,920 chars)`;
-export const WIRE_EXPECTED = `-> [1 echo.ts] {"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"café"}}
-<- [1 echo.ts] {"jsonrpc":"2.0","id":1,"result":{"text":"café"}}
+const banner = (label) => `<- [${label}] (not JSON-RPC) "echo: ready; password=***"
+<- [${label}] (not JSON-RPC) "{\\"not\\":\\"jsonrpc\\"}"`;
+export const WIRE_EXPECTED = `-> [1 echo.ts] {"jsonrpc":"2.0","id":1,"method":"echo","params":{"text":"café","access_token":"***"}}
+${banner("1 echo.ts")}
+<- [1 echo.ts] {"jsonrpc":"2.0","id":1,"result":{"text":"café","access_token":"***"}}
 main: 1 answered café
 -> [2 echo.ts] {"jsonrpc":"2.0","id":2,"method":"echo","params":{"text":"${long}"}}
+${banner("2 echo.ts")}
 <- [2 echo.ts] {"jsonrpc":"2.0","id":2,"result":{"text":"${long}"}}
 main: 2 answered 100000 chars
 -> [3 cli.ts/1 echo.ts] {"jsonrpc":"2.0","id":7,"method":"echo","params":{"text":"from cli"}}
+${banner("3 cli.ts/1 echo.ts")}
 <- [3 cli.ts/1 echo.ts] {"jsonrpc":"2.0","id":7,"result":{"text":"from cli"}}
+<- [3 cli.ts] (not JSON-RPC) "cli: echo answered from cli"
 main: cli said cli: echo answered from cli
 -> [1 echo.ts] {"jsonrpc":"2.0","method":"bye"}
 main: done
