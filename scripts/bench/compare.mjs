@@ -1,7 +1,7 @@
-// `node scripts/bench/compare.mjs a.json b.json ...`: the hand-written pair across runs, labelled by `--label`.
-// Each figure also shows its ratio to the same run's raw pipe echo, so a busier machine does not pass for a change.
+// `node scripts/bench/compare.mjs results.json [before after]`: two pairs of one run, figure by figure.
+// The change is the median of the ratios taken inside each round, so both sides always saw the same minute of load.
 import { readFileSync } from "node:fs";
-import { byId, fixed, grouped, of, ratio, table, times } from "./render.mjs";
+import { byId, fixed, grouped, machineLine, of, ratio, table, times } from "./render.mjs";
 
 const FIGURES = [
   ["client CPU µs/call", "clientCpuUs", (value) => fixed(value, 2)],
@@ -11,12 +11,23 @@ const FIGURES = [
   ["10 MB echo ms", "bigMs", (value) => fixed(value, 0)],
 ];
 
-function compare(runs) {
-  const cell = (run, field, format) => `${format(of(byId(run, "hand"), field))} (${times(ratio(run, "hand", "raw", field))})`;
-  const rows = FIGURES.map(([label, field, format]) => [label, ...runs.map((run) => cell(run, field, format))]);
-  const header = ["hand client ↔ hand server", ...runs.map((run) => run.label || run.machine.date)];
-  return `${table([header, ...rows])}\nIn brackets: the same figure divided by the raw pipe echo's in the same run.`;
+function compare(results, beforeId, afterId) {
+  const [before, after] = [beforeId, afterId].map((id) => byId(results, id) ?? fail(`no pair ${id} in this run`));
+  const rows = FIGURES.map(([label, field, format]) => [
+    label, format(of(before, field)), format(of(after, field)), times(ratio(results, afterId, beforeId, field)),
+  ]);
+  return [
+    machineLine(results), `before: ${before.label}`, `after: ${after.label}`, "",
+    table([["figure", "before", "after", "after ÷ before"], ...rows]),
+    "Figures: medians over the rounds. after ÷ before: the median of the ratios taken inside each round.",
+  ].join("\n");
 }
 
-const runs = process.argv.slice(2).map((file) => JSON.parse(readFileSync(file, "utf8")));
-console.log(compare(runs));
+function fail(message) {
+  console.error(`compare: ${message}`);
+  process.exit(2);
+}
+
+const [file, beforeId = "hand-before", afterId = "hand"] = process.argv.slice(2);
+if (!file) fail("usage: compare.mjs results.json [before-pair after-pair]");
+console.log(compare(JSON.parse(readFileSync(file, "utf8")), beforeId, afterId));

@@ -3,8 +3,8 @@
 import { fileURLToPath } from "node:url";
 import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 
-export type ClientKind = "raw" | "raw-batched" | "hand" | "sdk";
-export type ServerKind = "raw" | "raw-batched" | "naive" | "hand" | "sdk";
+export type ClientKind = "raw" | "raw-batched" | "hand-before" | "hand" | "sdk";
+export type ServerKind = "raw" | "raw-batched" | "naive" | "hand-before" | "hand" | "sdk";
 
 export interface ServerSpec {
   command: string;
@@ -24,6 +24,8 @@ export interface Pair {
 export const PAIRS: Pair[] = [
   { id: "raw", label: "raw pipe echo", client: "raw", server: "raw" },
   { id: "raw-batched", label: "raw pipe echo, batched", client: "raw-batched", server: "raw-batched" },
+  // Chapter 09's three changes, measured in the same run as the code without them.
+  { id: "hand-before", label: "hand client ↔ hand server, before chapter 09", client: "hand-before", server: "hand-before" },
   { id: "hand", label: "hand client ↔ hand server", client: "hand", server: "hand" },
   { id: "sdk", label: "SDK client ↔ SDK server", client: "sdk", server: "sdk" },
   { id: "hand-sdk", label: "hand client ↔ SDK server", client: "hand", server: "sdk" },
@@ -44,6 +46,7 @@ export function serverSpec(kind: ServerKind, folder: string): ServerSpec {
     raw: start(here("./raw-echo.ts")),
     "raw-batched": start(here("./raw-echo.ts"), "--batched"),
     naive: start(here("./raw-echo.ts"), "--naive"),
+    "hand-before": start(roleProgram("hand-written server before the speed-ups")),
     hand: start(roleProgram("hand-written server")),
     sdk: start(roleProgram("SDK server")),
   }[kind];

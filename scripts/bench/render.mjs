@@ -88,7 +88,7 @@ export function integrityProblems(results) {
   );
 }
 
-function machineLine({ label, machine, settings }) {
+export function machineLine({ label, machine, settings }) {
   const { cpu, cores, node, os, date, loadAverage } = machine;
   const run = `${cpu}, ${cores} cores, Node ${node}, ${os}; ${date}; ${settings.rounds} rounds; 1-minute load ${loadAverage} at the start.`;
   return label ? `${label}: ${run}` : run;

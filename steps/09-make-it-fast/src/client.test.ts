@@ -30,11 +30,12 @@ function fake(mode: string, timeoutMs = 5000) {
 
 const text = (result: { content: { text?: string }[] }) => result.content[0]?.text;
 
-/** Expects `attempt` to fail with `message` within 5 s, and the server to be gone within 5 s after that. */
+/**
+ * Expects `attempt` to fail with `message`, and the server to be gone within 5 s after that. The failure itself is
+ * only bounded by the test's timeout: starting Node and writing 17 MiB can take seconds on a loaded machine.
+ */
 async function expectCutOff(client: McpClient, attempt: Promise<unknown>, message: string | RegExp): Promise<void> {
-  const started = Date.now();
   await expect(attempt).rejects.toThrow(message);
-  expect(Date.now() - started).toBeLessThan(5000);
   const pid = client.pid!;
   for (let waited = 0; waited < 5000 && isRunning(pid); waited += 50) await sleep(50);
   expect(isRunning(pid)).toBe(false);
