@@ -54,11 +54,11 @@ class RawClient implements BenchClient {
   }
 
   async echo(text: string): Promise<string> {
-    const params = { name: "echo", arguments: { [this.server.echoArgument]: text } };
+    const params = { name: "echo", arguments: { message: text } };
     const answer = (await this.#request({ jsonrpc: "2.0", id: this.#nextId++, method: "tools/call", params })) as {
       params: typeof params;
     };
-    return answer.params.arguments[this.server.echoArgument];
+    return answer.params.arguments.message;
   }
 
   #request(message: object): Promise<unknown> {
@@ -96,7 +96,7 @@ class HandClient implements BenchClient {
   }
 
   async echo(text: string): Promise<string> {
-    return firstText(await this.#client!.callTool("echo", { [this.server.echoArgument]: text }));
+    return firstText(await this.#client!.callTool("echo", { message: text }));
   }
 
   serverPid = () => this.#client!.pid!;
@@ -108,7 +108,7 @@ class HandClient implements BenchClient {
 class SdkClient implements BenchClient {
   #client = new Client({ name: "learn-mcp-bench", version: "0.1.0" });
   #transport: StdioClientTransport;
-  constructor(private readonly server: ServerSpec) {
+  constructor(server: ServerSpec) {
     // Piped and drained rather than inherited, so server logs do not land in the bench's table.
     this.#transport = new StdioClientTransport({ command: server.command, args: server.args, stderr: "pipe" });
     this.#transport.stderr?.on("data", () => {});
@@ -120,8 +120,7 @@ class SdkClient implements BenchClient {
   }
 
   async echo(text: string): Promise<string> {
-    const args = { [this.server.echoArgument]: text };
-    const result = await this.#client.callTool({ name: "echo", arguments: args }, { timeout: 120_000 });
+    const result = await this.#client.callTool({ name: "echo", arguments: { message: text } }, { timeout: 120_000 });
     return firstText(result as CallToolResult & { content: { type: string; text?: string }[] });
   }
 

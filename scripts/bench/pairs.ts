@@ -6,11 +6,10 @@ import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 export type ClientKind = "raw" | "raw-batched" | "hand-before" | "hand" | "sdk";
 export type ServerKind = "raw" | "raw-batched" | "naive" | "hand-before" | "hand" | "sdk";
 
+// Every server here offers the same `echo` tool, with one argument, `message`.
 export interface ServerSpec {
   command: string;
   args: string[];
-  /** The echo tool's argument name: the hand-written server calls it `message`, the SDK server `text`. */
-  echoArgument: string;
 }
 
 export interface Pair {
@@ -50,5 +49,5 @@ export function serverSpec(kind: ServerKind, folder: string): ServerSpec {
     hand: start(roleProgram("hand-written server")),
     sdk: start(roleProgram("SDK server")),
   }[kind];
-  return { command, args: [...args], echoArgument: kind === "sdk" ? "text" : "message" };
+  return { command, args: [...args] };
 }

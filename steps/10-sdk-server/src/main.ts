@@ -1,60 +1,65 @@
-// Step 05 demo: step 04's hand-written McpClient drives this step's SDK server; that is the point of a protocol.
-// The server gets a fresh temporary workspace, and each call prints its arguments and content, refusals included.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
+// Step 10 demo: the hand-written command-line client, unchanged, drives this step's SDK server.
+// Then the same bad calls go to both servers, so the two wordings of one refusal can be read side by side.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { McpClient, type Content } from "./client.ts";
+import { roleProgram } from "./roles.ts";
 
-//#region workspace
-const base = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-05-demo-"));
-const workspace = path.join(base, "workspace");
-mkdirSync(workspace);
-writeFileSync(path.join(workspace, "notes.txt"), "Remember: stdout belongs to the protocol.\n");
-writeFileSync(path.join(base, "secret.txt"), "outside the workspace\n");
-symlinkSync("../secret.txt", path.join(workspace, "escape.txt"));
+const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-10-"));
+process.on("exit", () => rmSync(base, { recursive: true, force: true }));
+const sandbox = path.join(base, "sandbox");
+mkdirSync(sandbox);
+
+//#region cli
+const tsx = import.meta.resolve("tsx");
+const cli = roleProgram("hand-written CLI");
+const servers = { "hand-written": roleProgram("hand-written server"), SDK: fileURLToPath(new URL("./server.ts", import.meta.url)) };
+
+/** Runs `cli.ts <args> -- <server> <sandbox>` to its end; on a timeout, SIGINT lets the CLI stop its server first. */
+async function runCli(server: string, args: string[]): Promise<{ status: number; output: string }> {
+  const serverCommand = [process.execPath, "--import", tsx, server, sandbox];
+  const argv = ["--import", tsx, cli, ...args, "--", ...serverCommand];
+  const child = spawn(process.execPath, argv, { stdio: ["ignore", "pipe", "pipe"], timeout: 60_000, killSignal: "SIGINT" });
+  let output = "";
+  child.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
+  child.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
+  const [status] = await once(child, "close");
+  return { status, output: output.trimEnd() };
+}
 //#endregion
 
-//#region connect
-const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
-const client = new McpClient(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, workspace]);
+//#region same-client
+// Each run starts a CLI and its server; the runs of a group go side by side and are printed in order.
+console.log("The hand-written CLI against the SDK server:");
+const calls = [
+  ["tools"],
+  ["call", "add", '{"a":2,"b":40}'],
+  ["call", "createFile", '{"path":"notes.txt","content":"Written through the SDK.\\n"}'],
+  ["call", "createFile", '{"path":"../escape.txt","content":"x"}'],
+];
+const answers = await Promise.all(calls.map((args) => runCli(servers.SDK, args)));
+calls.forEach((args, i) => {
+  const { status, output } = answers[i]!;
+  console.log(`$ cli.ts ${args.join(" ")}\n${output}${status === 0 ? "" : `  (exit ${status})`}`);
+});
 //#endregion
 
-// Text is shown as is; an image or a sound by its type, MIME type and decoded size.
-function show(item: Content): string {
-  if (item.type === "text") return item.text ?? "";
-  return `${item.type} ${item.mimeType}, ${Buffer.from(item.data ?? "", "base64").length} bytes`;
-}
-
-async function call(name: string, args: Record<string, unknown> = {}): Promise<void> {
-  console.log(`\n${name} ${JSON.stringify(args)}`);
-  const result = await client.callTool(name, args);
-  const marker = result.isError ? "isError: " : "";
-  for (const item of result.content) console.log(`  ${marker}${show(item).trimEnd().replaceAll("\n", "\n  ")}`);
-}
-
-try {
-  console.log(`workspace: ${workspace} (notes.txt, escape.txt -> ../secret.txt)`);
-  //#region handshake
-  const { protocolVersion, serverInfo } = await client.connect();
-  console.log(`initialize: protocol ${protocolVersion}, server ${serverInfo.name} ${serverInfo.version}`);
-  const tools = await client.listTools();
-  console.log(`tools/list: ${tools.map((tool) => tool.name).join(", ")}`);
-  //#endregion
-  //#region calls
-  await call("add", { a: 2, b: 40 });
-  await call("echo", { text: "café 🙂" });
-  await call("get_current_time", { timeZone: "Mars/Olympus_Mons" });
-  await call("write_file", { path: "hello.txt", content: "Hello from the demo.\n" });
-  await call("write_file", { path: "hello.txt", content: "again" });
-  await call("read_file", { path: "hello.txt" });
-  await call("list_files");
-  await call("read_file", { path: "../secret.txt" });
-  await call("read_file", { path: "escape.txt" });
-  await call("sample_media");
-  //#endregion
-} finally {
-  // Ends the server's stdin; the SDK server exits on its own, and close() signals its group if it lingers.
-  await client.close();
-  rmSync(base, { recursive: true, force: true });
-}
+//#region two-wordings
+console.log("\nThe same bad calls to both servers:");
+const badCalls = [
+  ["call", "add", '{"a":2,"b":"40"}'],
+  ["call", "multiply", '{"a":2,"b":40}'],
+];
+const names = Object.keys(servers) as (keyof typeof servers)[];
+const refusals = await Promise.all(badCalls.map((args) => Promise.all(names.map((name) => runCli(servers[name], args)))));
+badCalls.forEach((args, i) => {
+  console.log(`$ cli.ts ${args.join(" ")}`);
+  names.forEach((name, j) => {
+    const { status, output } = refusals[i]![j]!;
+    console.log(`  ${name.padEnd(12)}  exit ${status}  ${output}`);
+  });
+});
+//#endregion
