@@ -1,5 +1,5 @@
 // `node scripts/checks/check-steps.mjs [--root DIR]`: checks the conventions of CONTRIBUTING.md's "A step" on disk.
-// Every problem is collected before exiting, so one run lists them all; the style guide's size hints only warn.
+// Every problem is collected before exiting, so one run lists them all; only the style guide's file and function sizes warn.
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { changeOf, listStepFiles, readJson, readStepFile, REPO_ROOT, STEP_FOLDER } from "../../steps/runner/shared/repo.mjs";
@@ -9,9 +9,6 @@ import { sizeWarnings } from "./size-guides.mjs";
 
 const SCRIPTS = ["start", "test", "typecheck"];
 const DEPENDENCY_KEYS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"];
-// Rules the tutorial does not meet until its re-cut into one-lesson steps is finished (issue 6): reported as
-// warnings until then, so that every other rule keeps failing the build. Empty this set when the last step is cut.
-const WARN_UNTIL_RECUT = new Set(["reach", "size"]);
 
 function findSteps(root, errors) {
   const names = readdirSync(path.join(root, "steps"), { withFileTypes: true })
@@ -99,7 +96,6 @@ function describe(change, prev) {
 export function checkSteps(root) {
   const errors = [];
   const warnings = [];
-  const ruled = { reach: [], size: [] };
   const steps = findSteps(root, errors);
   if (steps.length === 0) return { steps, errors: [...errors, "steps/: no step folders found"], warnings };
   checkChapters(root, steps, errors, warnings);
@@ -113,13 +109,12 @@ export function checkSteps(root) {
     checkPackage(step, prev, step.pkg, errors);
     if (!step.files.includes("src/main.ts")) errors.push(`steps/${step.name}: src/main.ts (the runner's demo) is missing`);
     checkChanges(prev, step, step.files, step.lesson.changes, errors);
-    checkReach(step, ruled.reach);
+    checkReach(step, errors);
     warnings.push(...sizeWarnings(step.name, step.dir, step.files));
   });
-  checkSizes(steps, ruled.size);
+  checkSizes(steps, errors);
   checkSameTsconfig(steps, errors);
   checkNaming(root, steps, errors);
-  for (const [rule, problems] of Object.entries(ruled)) (WARN_UNTIL_RECUT.has(rule) ? warnings : errors).push(...problems);
   return { steps, errors, warnings };
 }
 

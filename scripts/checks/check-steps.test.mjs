@@ -124,7 +124,7 @@ describe("check-steps.mjs", () => {
     write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/main.ts", "src/tools.ts"]));
     write(root, "steps/02-sum/src/test/helper.ts", "export const helper = 1;\n");
     const { output } = check(root);
-    expect(output).toMatch(/^(warning|error): steps\/02-sum\/src\/tools\.ts: reached from neither src\/main\.ts/m);
+    expect(output).toMatch(/^error: steps\/02-sum\/src\/tools\.ts: reached from neither src\/main\.ts/m);
     expect(output).not.toContain("src/test/helper.ts: reached");
   });
 
@@ -206,12 +206,12 @@ describe("check-steps.mjs", () => {
     write(root, "steps/02-sum/src/main.ts", lines("console.info"));
     const { output } = check(root);
     // 01 adds 260 + 1 (server.ts); 02 rewrites main.ts (260) and adds 2 + 1 in server.ts and tools.ts.
-    expect(output).toMatch(/^(warning|error): steps\/: the median step adds 262 lines of source \(rule: at most 180; per step: 261, 263\)$/m);
+    expect(output).toMatch(/^error: steps\/: the median step adds 262 lines of source \(rule: at most 180; per step: 261, 263\)$/m);
     expect(output).not.toContain("steps/01-echo adds");
-    expect(output).toMatch(/^(warning|error): steps\/02-sum adds 263 lines of source \(over 250\); say why/m);
+    expect(output).toMatch(/^error: steps\/02-sum adds 263 lines of source \(over 250\); say why/m);
     write(root, "steps/02-sum/src/main.ts", 'console.log("sum");\n');
     write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/main.ts", "src/server.ts", "src/tools.ts"], { reason: "short" }));
-    expect(check(root).output).toMatch(/^(warning|error): steps\/02-sum\/lesson\.json: reason is given, but the step adds only 4 lines$/m);
+    expect(check(root).output).toMatch(/^error: steps\/02-sum\/lesson\.json: reason is given, but the step adds only 4 lines$/m);
   });
 
   it("does not count short functions or control blocks as long", () => {

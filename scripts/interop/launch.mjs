@@ -16,7 +16,7 @@ const peer = (name) => path.dirname(require.resolve(`@modelcontextprotocol/${nam
 const inspectorPackage = JSON.parse(readFileSync(path.join(peer("inspector"), "package.json"), "utf8"));
 export const inspectorBin = path.join(peer("inspector"), inspectorPackage.bin.inspector);
 export const handWrittenCli = [process.execPath, "--import", tsxLoader, roleProgram("hand-written CLI")];
-const SERVER_ROLES = { "hand-written": "hand-written server", sdk: "SDK server", "sdk-resources": "SDK server with resources" };
+const SERVER_ROLES = { "hand-written": "hand-written server", sdk: "SDK server", "sdk-resources": "SDK server, every stdio feature" };
 
 /** The argv that starts a server; `folder` is the sandbox or workspace of the servers that take one. */
 export function serverArgv(id, folder) {

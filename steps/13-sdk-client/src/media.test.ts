@@ -1,3 +1,4 @@
+// The PNG and WAV encoders, checked against their formats: chunk CRCs, header fields and the pixels and samples inside.
 import { crc32, inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { beepWav, encodePng, gradientPng } from "./media.ts";

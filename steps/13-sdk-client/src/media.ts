@@ -56,6 +56,7 @@ export function encodeWav(samples: number[], sampleRate: number): Buffer {
 }
 //#endregion
 
+//#region samples
 /** A 32×32 gradient: red grows to the right, green grows downwards. */
 export const gradientPng = (): Buffer => encodePng(32, 32, (x, y) => [x * 8, y * 8, 160]);
 
@@ -66,3 +67,4 @@ export function beepWav(hz = 440, seconds = 0.25, sampleRate = 8000): Buffer {
   );
   return encodeWav(samples, sampleRate);
 }
+//#endregion

@@ -1,17 +1,19 @@
-import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
-import { mkdtemp, rm } from "node:fs/promises";
+// The client against real servers, in each negotiation mode: what it negotiates, how it sorts answers, and that close()
+// stops the server. One connection per server and mode, shared by the tests that read it.
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeContent, describeOutcome } from "./content.ts";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, type VersionNegotiationMode } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describeOutcome } from "./content.ts";
 import { callTool, connect, describeConnection, type Connection } from "./sdk-client.ts";
 import { everythingServer, handWrittenServer, sdkServer } from "./servers.ts";
 
-// Every test here starts real servers; a loaded machine needs far more than vitest's default 5 s.
-const slow = { timeout: 60_000 };
-let folder: string;
-beforeAll(async () => (folder = await mkdtemp(join(tmpdir(), "learn-mcp-06-test-"))));
-afterAll(() => rm(folder, { recursive: true, force: true }));
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
+
+const folder = mkdtempSync(path.join(tmpdir(), "learn-mcp-test-"));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const isRunning = (pid: number) => {
   try {
@@ -22,97 +24,84 @@ const isRunning = (pid: number) => {
   }
 };
 
-describe("this step's SDK server, pinned to the modern era", slow, () => {
+describe.each<[string, VersionNegotiationMode, string]>([
+  ["legacy", "legacy", "legacy era, protocol 2025-11-25"],
+  ["auto", "auto", "modern era, protocol 2026-07-28"],
+  ["pinned", { pin: "2026-07-28" }, "modern era, protocol 2026-07-28"],
+])("this step's server, %s mode", (_name, mode, negotiated) => {
   let server: Connection;
-  beforeAll(async () => (server = await connect(sdkServer(folder), { pin: "2026-07-28" })), 60_000);
+  beforeAll(async () => (server = await connect(sdkServer(folder), mode)));
   afterAll(() => server?.close());
 
-  it("negotiates the 2026-07-28 revision and names the server", () => {
-    expect(describeConnection(server.client)).toBe("modern era, protocol 2026-07-28, learn-mcp-sdk-server 0.5.0");
+  it("negotiates the era the mode leads to, and names the server", () => {
+    expect(describeConnection(server.client)).toBe(`${negotiated}, learn-mcp-sdk 0.1.0`);
   });
 
-  it("lists its seven tools and calls one", async () => {
-    const { tools } = await server.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(
-      ["add", "echo", "get_current_time", "list_files", "read_file", "sample_media", "write_file"],
-    );
+  it("tells a result, a tool error and a protocol error apart", async () => {
     expect(describeOutcome(await callTool(server.client, "add", { a: 2, b: 40 }))).toEqual(["result", '  text "42"']);
-  });
-
-  it("returns an image and an audio clip whose decoded bytes are a real PNG and a real WAV", async () => {
-    const outcome = await callTool(server.client, "sample_media");
-    if (outcome.kind !== "result") throw new Error(`expected a result, got ${outcome.kind}`);
-    const [, image, audio] = outcome.result.content;
-    if (image?.type !== "image" || audio?.type !== "audio") throw new Error("expected text, image, audio");
-    expect(Buffer.from(image.data, "base64").subarray(1, 4).toString("latin1")).toBe("PNG");
-    expect(Buffer.from(audio.data, "base64").subarray(8, 12).toString("latin1")).toBe("WAVE");
-    // A quarter second of 16-bit mono at 8 kHz is 4000 bytes, after a 44-byte header.
-    expect(describeContent(audio)).toBe("audio audio/wav, 4044 bytes");
-    expect(describeContent(image)).toMatch(/^image image\/png, \d+ bytes$/);
-  });
-
-  it("tells a tool error from a protocol error", async () => {
-    const refused = await callTool(server.client, "get_current_time", { timeZone: "Mars/Olympus_Mons" });
-    const [heading, message] = describeOutcome(refused);
-    expect(heading).toBe("tool error (isError: true)");
-    expect(message).toContain("Mars/Olympus_Mons");
-    // Arguments that break the inputSchema are a tool error too (SEP-1303), so a model can read why and retry.
+    const refused = await callTool(server.client, "read_file", { path: "../secret.txt" });
+    expect(describeOutcome(refused)).toEqual(["tool error (isError: true)", '  text "read_file refused \\"../secret.txt\\": the path must not contain \\"..\\""']);
+    // Arguments that break the inputSchema are a tool error too (SEP-1303), so that a model can read why and retry.
     expect((await callTool(server.client, "add", { a: "two" })).kind).toBe("tool error");
-    expect(await callTool(server.client, "no_such_tool")).toEqual({
-      kind: "protocol error", code: -32602, message: "Tool no_such_tool not found",
-    });
+    expect(await callTool(server.client, "no_such_tool")).toEqual({ kind: "protocol error", code: -32602, message: "Tool no_such_tool not found" });
+  });
+
+  it("describes every content type by MIME type and decoded size", async () => {
+    const [heading, ...items] = describeOutcome(await callTool(server.client, "sample_media"));
+    expect(heading).toBe("result");
+    expect(items).toEqual([
+      expect.stringMatching(/^ {2}text "One item of each content type/),
+      expect.stringMatching(/^ {2}image image\/png, \d+ bytes$/),
+      // A quarter second of 16-bit mono at 8 kHz is 4000 bytes, after a 44-byte header.
+      "  audio audio/wav, 4044 bytes",
+      "  resource sample://notes.md (text/markdown), 88 bytes of text",
+      expect.stringMatching(/^ {2}resource_link sample:\/\/gradient\.png \(image\/png\), \d+ bytes$/),
+    ]);
+    // The link's declared size is the image's decoded size: the same PNG.
+    expect(items[1]!.match(/\d+ bytes/)![0]).toBe(items[4]!.match(/\d+ bytes/)![0]);
+  });
+
+  it("stops the server on close, with its log complete", async () => {
+    await server.close();
+    expect(isRunning(server.pid!)).toBe(false);
+    expect(server.stderr()).toContain(`a client opened a ${negotiated.split(" ")[0]}-era connection`);
   });
 });
 
-describe("the hand-written server, in auto mode", slow, () => {
+describe("the hand-written server, auto mode", () => {
   let server: Connection;
-  beforeAll(async () => (server = await connect(handWrittenServer(folder), "auto")), 60_000);
-  afterAll(() => server?.close()); // a second close is harmless: the last test closes on purpose
+  beforeAll(async () => (server = await connect(handWrittenServer(folder), "auto")));
+  afterAll(() => server?.close());
 
-  it("falls back to initialize, since the server answers server/discover with -32601", () => {
-    expect(describeConnection(server.client)).toBe("legacy era, protocol 2025-11-25, learn-mcp-by-hand 0.6.0");
+  it("falls back to initialize, since the server answers server/discover with -32601", async () => {
+    expect(describeConnection(server.client)).toMatch(/^legacy era, protocol 2025-11-25, /);
+    expect((await server.client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["add", "echo", "createFile"]));
+    // The probe went to a short-lived second process; this one saw only the handshake.
+    expect(server.stderr()).not.toContain("server/discover");
   });
 
-  it("lists and calls tools, and tells a tool error from a protocol error", async () => {
-    const { tools } = await server.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["add", "echo", "createFile"]);
-    expect(await callTool(server.client, "echo", { message: "héllo" })).toMatchObject({ kind: "result" });
-    expect((await callTool(server.client, "createFile", { path: "../out.txt", content: "x" })).kind).toBe("tool error");
+  it("tells its tool errors from its protocol errors", async () => {
+    expect((await callTool(server.client, "createFile", { path: "../escape.txt", content: "x" })).kind).toBe("tool error");
     expect(await callTool(server.client, "no_such_tool")).toMatchObject({ kind: "protocol error", code: -32602 });
   });
-
-  it("stops the server on close, and the server's log shows only the initialize handshake", async () => {
-    const log = await server.close();
-    expect(isRunning(server.pid!)).toBe(false);
-    // The probe went to a short-lived sibling process; this server only ever saw initialize.
-    expect(log).toContain("initialize: client asked for 2025-11-25");
-  });
 });
 
-describe("protocol eras", slow, () => {
-  it("auto mode picks the modern era when the server offers it in server/discover", async () => {
-    const server = await connect(sdkServer(folder), "auto");
-    expect(server.client.getProtocolEra()).toBe("modern");
-    // The probe ran on a short-lived sibling process; the session's own server hears its first request only now.
-    await server.client.listTools();
-    expect(await server.close()).toContain("a client opened a modern-era connection");
-  });
-
-  it("auto mode falls back to the legacy era on the server's answer, without waiting for the probe timeout", async () => {
-    const started = performance.now();
-    // The SDK's default probe timeout: a fallback that waited for it would take a minute.
-    const server = await connect(everythingServer(), "auto", 60_000);
-    const seconds = (performance.now() - started) / 1000;
+describe("server-everything, built on the previous SDK major", () => {
+  it("connects in legacy mode and answers an unknown tool with a tool error, not -32602", async () => {
+    const server = await connect(everythingServer(), "legacy");
     try {
       expect(describeConnection(server.client)).toMatch(/^legacy era, protocol 2025-11-25, mcp-servers\/everything /);
-      // About 2 s here: two start-ups of the server, one for the probe and one for the session. Loaded machines are slower.
-      expect(seconds).toBeLessThan(15);
+      expect(describeOutcome(await callTool(server.client, "get-sum", { a: 2, b: 40 }))).toEqual(["result", '  text "The sum of 2 and 40 is 42."']);
+      expect(describeOutcome(await callTool(server.client, "no_such_tool"))).toEqual([
+        "tool error (isError: true)",
+        '  text "MCP error -32602: Tool no_such_tool not found"',
+      ]);
     } finally {
       await server.close();
     }
   });
 
-  it("a pinned modern era fails against a legacy server with a clear, typed error", async () => {
+  it("fails a pinned modern connect with a typed error", async () => {
     const failure = connect(everythingServer(), { pin: "2026-07-28" });
     await expect(failure).rejects.toBeInstanceOf(SdkError);
     await expect(failure).rejects.toMatchObject({ code: SdkErrorCode.EraNegotiationFailed });
@@ -120,13 +109,33 @@ describe("protocol eras", slow, () => {
   });
 });
 
+describe("the probe timeout", () => {
+  const silent = { command: process.execPath, args: [fileURLToPath(new URL("./fixtures/silent-discover.mjs", import.meta.url))] };
+
+  it("is what a server that never answers server/discover costs auto mode, which then falls back", async () => {
+    const started = performance.now();
+    const server = await connect(silent, "auto", 1_500);
+    try {
+      expect(performance.now() - started).toBeGreaterThanOrEqual(1_500);
+      expect(describeConnection(server.client)).toBe("legacy era, protocol 2025-11-25, silent-discover 1.0.0");
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("fails a pinned connect as if the revision were not offered", async () => {
+    await expect(connect(silent, { pin: "2026-07-28" }, 1_500)).rejects.toMatchObject({ code: SdkErrorCode.EraNegotiationFailed });
+  });
+});
+
 describe("callTool", () => {
   // Stand-ins for the SDK's Client: each answers callTool the way a real one can.
   const answering = (callTool: () => Promise<unknown>) => ({ callTool }) as unknown as Client;
+  const content = [{ type: "text", text: "x" }];
 
-  it("keeps a result and a tool error apart by isError", async () => {
-    const content = [{ type: "text", text: "x" }];
+  it("keeps a result and a tool error apart by isError, and only true counts", async () => {
     expect(await callTool(answering(async () => ({ content })), "t")).toMatchObject({ kind: "result" });
+    expect(await callTool(answering(async () => ({ content, isError: false })), "t")).toMatchObject({ kind: "result" });
     expect(await callTool(answering(async () => ({ content, isError: true })), "t")).toMatchObject({ kind: "tool error" });
   });
 

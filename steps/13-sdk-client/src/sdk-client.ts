@@ -6,30 +6,22 @@ import { Readable } from "node:stream";
 import { finished } from "node:stream/promises";
 
 //#region connect
-// The probe's clock starts when the server is spawned, so it must cover a TypeScript server's start-up
-// on a busy machine (seen: 2–3 s under load); a server that answers the probe with an error costs nothing.
-// Without it, a server that never answers server/discover costs the full default request timeout: 60 s.
+// The probe's clock starts when the server is spawned, so it must cover a TypeScript server's start-up on a busy
+// machine; a server that answers the probe with an error costs nothing, and a silent one costs the whole timeout.
 export const PROBE_TIMEOUT_MS = 20_000;
 
 export interface Connection {
   client: Client;
-  /** The server's process id, so a test can check that close() stopped it. */
   pid: number | null;
-  /** Closes the client, which stops the server, and resolves with everything the server wrote to stderr. */
-  close(): Promise<string>;
+  /** Everything the server wrote to stderr so far. */
+  stderr(): string;
+  /** Closes the client, which stops the server; resolves once the server's stderr has ended with its exit. */
+  close(): Promise<void>;
 }
 
-export async function connect(
-  server: StdioServerParameters,
-  mode: VersionNegotiationMode,
-  probeTimeoutMs = PROBE_TIMEOUT_MS,
-): Promise<Connection> {
-  const client = new Client(
-    { name: "learn-mcp-06", version: "0.6.0" },
-    { versionNegotiation: { mode, probe: { timeoutMs: probeTimeoutMs } } },
-  );
-  // Piped rather than inherited, so the server's log does not interleave with ours; it is read all along,
-  // because a pipe nobody reads fills up and blocks the server on its next log line.
+export async function connect(server: StdioServerParameters, mode: VersionNegotiationMode, probeTimeoutMs = PROBE_TIMEOUT_MS): Promise<Connection> {
+  const client = new Client({ name: "learn-mcp-client", version: "0.1.0" }, { versionNegotiation: { mode, probe: { timeoutMs: probeTimeoutMs } } });
+  // Piped so that the server's log does not mix with ours, and read all along: a full pipe blocks the server.
   const transport = new StdioClientTransport({ ...server, stderr: "pipe" });
   let log = "";
   transport.stderr?.on("data", (chunk: Buffer) => (log += chunk.toString("utf8")));
@@ -41,11 +33,9 @@ export async function connect(
   }
   const close = async () => {
     await client.close();
-    // stderr ends after the server has exited; waiting for its end makes the log complete.
     if (transport.stderr instanceof Readable) await finished(transport.stderr);
-    return log;
   };
-  return { client, pid: transport.pid, close };
+  return { client, pid: transport.pid, stderr: () => log, close };
 }
 //#endregion
 
@@ -68,10 +58,10 @@ export type CallOutcome =
 export async function callTool(client: Client, name: string, args: Record<string, unknown> = {}): Promise<CallOutcome> {
   try {
     const result = await client.callTool({ name, arguments: args });
-    // The tool ran and failed: the message is for the model, which may read it and try again.
+    // The tool ran and failed: the text is for the model, which may read it and try again.
     return { kind: result.isError === true ? "tool error" : "result", result };
   } catch (error) {
-    // The request itself was refused. The SDK's own failures (timeout, closed pipe) are SdkErrors and stay thrown.
+    // The server refused the request. The SDK's own failures (timeout, closed pipe) are SdkErrors and stay thrown.
     if (error instanceof ProtocolError) return { kind: "protocol error", code: error.code, message: error.message };
     throw error;
   }

@@ -1,115 +1,116 @@
-import { readFileSync, writeFileSync } from "node:fs";
+// The SDK server against the official SDK client, in both eras: add, echo, the three file tools and sample_media.
+// Where the SDK words a refusal itself, the tests check the channel and the field it names, not its sentence.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
+import { ProtocolError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { callText, connect, makeFolders, type Connection, type Era } from "./harness.ts";
-import { SIZE_LIMIT } from "./workspace.ts";
+import { callText, connect, type Connection, type Era } from "./test/sdk.ts";
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
+
+// What tools/list must say, $schema aside: no extra fields anywhere, and every path described.
+const object = (properties: object, required: string[]) => ({ type: "object", properties, required, additionalProperties: false });
+const workspacePath = { type: "string", description: "Relative to the workspace folder" };
+const TOOLS = [
+  { name: "add", description: "Adds two numbers and returns the sum.", inputSchema: object({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]) },
+  { name: "echo", description: "Returns the message it was given.", inputSchema: object({ message: { type: "string" } }, ["message"]) },
+  { name: "read_file", description: expect.stringMatching(/^Reads a UTF-8 text file\. .* files over 1048576 bytes are refused\.$/), inputSchema: object({ path: workspacePath }, ["path"]) },
+  { name: "list_files", description: expect.stringContaining('"." is the workspace.'), inputSchema: object({ path: workspacePath }, ["path"]) },
+  {
+    name: "write_file",
+    description: expect.stringMatching(/^Creates or replaces a UTF-8 text file\. /),
+    inputSchema: object({ path: workspacePath, content: { type: "string" } }, ["path", "content"]),
+  },
+  { name: "sample_media", description: expect.stringMatching(/^Returns one content item of each type/), inputSchema: { type: "object", properties: {}, additionalProperties: false } },
+];
 
 describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
-  let folders: ReturnType<typeof makeFolders>;
+  const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-test-"));
   let server: Connection;
   const call = (name: string, args?: Record<string, unknown>) => callText(server.client, name, args);
 
   beforeAll(async () => {
-    folders = makeFolders();
-    server = await connect(folders.workspace, era);
+    server = await connect(workspace, era);
   });
   afterAll(async () => {
     await server?.close();
-    folders?.remove();
+    rmSync(workspace, { recursive: true, force: true });
   });
 
-  it("speaks the era the client asked for and logs only to stderr", async () => {
+  it("speaks the era the client asked for, and logs only to stderr", async () => {
     expect(server.client.getProtocolEra()).toBe(era);
     expect(server.client.getNegotiatedProtocolVersion()).toBe(era === "legacy" ? "2025-11-25" : "2026-07-28");
-    // A modern client asks its first request only now; the server builds its McpServer on that first message.
-    expect((await call("echo", { text: "first" })).text).toBe("first");
+    expect(server.client.getServerVersion()).toMatchObject({ name: "learn-mcp-sdk" });
+    // A modern client sends its first message to this process only now; the factory runs on that message.
+    expect(await call("echo", { message: "first" })).toEqual({ text: "first", isError: false });
     await vi.waitFor(() => expect(server.stderr()).toContain(`[server] a client opened a ${era}-era connection`));
   });
 
-  it("lists the seven tools with their input schemas", async () => {
+  it("lists add, echo, the three file tools and sample_media with strict schemas", async () => {
     const { tools } = await server.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual([
-      "add", "echo", "get_current_time", "read_file", "list_files", "write_file", "sample_media",
-    ]);
-    const add = tools.find((tool) => tool.name === "add");
-    expect(add?.inputSchema).toMatchObject({ type: "object", required: ["a", "b"] });
-    expect(tools.find((tool) => tool.name === "read_file")?.description).toContain("1 MiB");
+    const published = tools.map(({ name, description, inputSchema: { $schema, ...inputSchema } }) => ({ name, description, inputSchema }));
+    expect(published).toEqual(TOOLS);
+    expect(tools[0]?.inputSchema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
   });
 
-  it("adds, and returns arguments that fail the schema as a tool error", async () => {
+  it("adds, echoes and writes", async () => {
     expect(await call("add", { a: 2, b: 40 })).toEqual({ text: "42", isError: false });
-    const wrong = await call("add", { a: 2, b: "forty" });
-    expect(wrong.isError).toBe(true);
-    expect(wrong.text).toMatch(/Invalid arguments for tool add: b/);
+    expect(await call("add", { a: 0.1, b: 0.2 })).toEqual({ text: "0.30000000000000004", isError: false });
+    expect(await call("echo", { message: "café 🙂" })).toEqual({ text: "café 🙂", isError: false });
+    expect(await call("write_file", { path: `${era}.txt`, content: "café\n" })).toEqual({ text: `Wrote 6 bytes to ${era}.txt`, isError: false });
+    expect(readFileSync(path.join(workspace, `${era}.txt`), "utf8")).toBe("café\n");
   });
 
-  it("echoes text unchanged", async () => {
-    expect(await call("echo", { text: "café 🙂" })).toEqual({ text: "café 🙂", isError: false });
+  it.each([
+    ["a wrong type", "add", { a: 2, b: "40" }, "b"],
+    ["a missing field", "add", { a: 2 }, "b"],
+    ["an unexpected field", "add", { a: 2, b: 40, c: 1 }, "c"],
+    ["null for a string", "echo", { message: null }, "message"],
+  ])("returns %s as an isError result that names the field", async (_name, tool, args, field) => {
+    const result = await call(tool, args);
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(new RegExp(`\\b${field}\\b`));
+    // Only the offending field is named: the valid "a" is not.
+    expect(result.text).not.toMatch(/\ba\b/);
   });
 
-  it("tells the time in UTC by default and in a named zone with its offset", async () => {
-    const utc = await call("get_current_time");
-    expect(utc.text).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00 \(UTC\)$/);
-    expect(Math.abs(Date.parse(utc.text.slice(0, 25)) - Date.now())).toBeLessThan(60_000);
-    const tokyo = await call("get_current_time", { timeZone: "Asia/Tokyo" });
-    expect(tokyo.text).toMatch(/\+09:00 \(Asia\/Tokyo\)$/);
-    expect(Math.abs(Date.parse(tokyo.text.slice(0, 25)) - Date.parse(utc.text.slice(0, 25)))).toBeLessThan(60_000);
+  it("checks the arguments before the handler runs: a refused call writes nothing", async () => {
+    const result = await call("write_file", { path: "extra.txt", content: "x", mode: 0o777 });
+    expect(result).toEqual({ isError: true, text: expect.stringMatching(/\bmode\b/) });
+    expect(existsSync(path.join(workspace, "extra.txt"))).toBe(false);
   });
 
-  it("returns an unknown time zone as a tool error and keeps serving", async () => {
-    const bad = await call("get_current_time", { timeZone: "Mars/Olympus_Mons" });
-    expect(bad).toEqual({ isError: true, text: expect.stringContaining('Unknown time zone "Mars/Olympus_Mons"') });
-    expect((await call("echo", { text: "still here" })).text).toBe("still here");
-  });
-
-  it("reads files and lists folders, sorted, folders with a trailing slash", async () => {
-    expect(await call("read_file", { path: "notes.txt" })).toEqual({ text: "Inside the workspace.\n", isError: false });
-    expect((await call("read_file", { path: "docs/readme.md" })).text).toBe("# Docs\n");
-    expect((await call("list_files")).text).toBe("docs/\nnotes.txt");
-    expect((await call("list_files", { path: "docs" })).text).toBe("readme.md");
-  });
-
-  it("creates a file, refuses to replace it without overwrite, and replaces it whole with it", async () => {
-    const file = path.join(folders.workspace, "docs", "new.txt");
-    expect(await call("write_file", { path: "docs/new.txt", content: "first, longer version" }))
-      .toEqual({ text: "Wrote 21 bytes to docs/new.txt.", isError: false });
-    const again = await call("write_file", { path: "docs/new.txt", content: "second" });
-    expect(again).toEqual({ isError: true, text: '"docs/new.txt" already exists; pass overwrite: true to replace it.' });
-    expect(readFileSync(file, "utf8")).toBe("first, longer version");
-    await call("write_file", { path: "docs/new.txt", content: "second", overwrite: true });
-    expect(readFileSync(file, "utf8")).toBe("second");
-  });
-
-  it("reads a file of exactly the size limit and refuses one byte more", async () => {
-    writeFileSync(path.join(folders.workspace, "limit.txt"), "x".repeat(SIZE_LIMIT));
-    expect((await call("read_file", { path: "limit.txt" })).text).toHaveLength(SIZE_LIMIT);
-    writeFileSync(path.join(folders.workspace, "big.txt"), "x".repeat(SIZE_LIMIT + 1));
-    expect(await call("read_file", { path: "big.txt" })).toEqual({
-      isError: true, text: `"big.txt" has ${SIZE_LIMIT + 1} bytes, over the limit of ${SIZE_LIMIT}.`,
-    });
-  });
-
-  it("refuses to write more than the size limit", async () => {
-    const tooBig = await call("write_file", { path: "huge.txt", content: "x".repeat(SIZE_LIMIT + 1) });
-    expect(tooBig.isError).toBe(true);
-    expect((await call("list_files")).text).not.toContain("huge.txt");
-  });
-
-  it("returns a text, a PNG image and a WAV audio item that decode", async () => {
+  it("returns one item of each content type, binary data as base64 that decodes", async () => {
     const { content } = await server.client.callTool({ name: "sample_media", arguments: {} });
-    expect(content.map((item) => item.type)).toEqual(["text", "image", "audio"]);
-    const [, image, audio] = content;
-    if (image.type !== "image" || audio.type !== "audio") throw new Error("unexpected content types");
-    expect(image.mimeType).toBe("image/png");
+    expect(content.map((item) => item.type)).toEqual(["text", "image", "audio", "resource", "resource_link"]);
+    const [, image, audio, resource, link] = content;
+    if (image?.type !== "image" || audio?.type !== "audio" || resource?.type !== "resource" || link?.type !== "resource_link") {
+      throw new Error("unexpected content types");
+    }
     const png = Buffer.from(image.data, "base64");
+    expect(image.mimeType).toBe("image/png");
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
-    expect(audio.mimeType).toBe("audio/wav");
+    // Base64 spends 4 characters on every 3 bytes, the last group padded with "=".
+    expect(image.data).toHaveLength(Math.ceil(png.length / 3) * 4);
     const wav = Buffer.from(audio.data, "base64");
-    expect([wav.toString("ascii", 0, 4), wav.toString("ascii", 8, 12)]).toEqual(["RIFF", "WAVE"]);
-    expect(wav.readUInt32LE(4)).toBe(wav.length - 8);
+    expect(audio.mimeType).toBe("audio/wav");
+    expect([wav.toString("ascii", 0, 4), wav.toString("ascii", 8, 12), wav.readUInt32LE(4)]).toEqual(["RIFF", "WAVE", wav.length - 8]);
+    expect(resource.resource).toEqual({ uri: "sample://notes.md", mimeType: "text/markdown", text: expect.stringMatching(/^# Samples\n/) });
+    // The link carries no content, only where to find it and what it is: the same PNG's size.
+    expect(link).toEqual({ type: "resource_link", uri: "sample://gradient.png", name: "gradient.png", mimeType: "image/png", size: png.length });
   });
 
-  it("answers an unknown tool with a JSON-RPC error, not a result", async () => {
-    await expect(server.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow(/no_such_tool not found/);
+  it("refuses arguments to sample_media, which takes none", async () => {
+    const result = await call("sample_media", { size: 64 });
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/\bsize\b/);
+  });
+
+  it("answers an unknown tool with JSON-RPC error -32602, not a result", async () => {
+    const error = await server.client.callTool({ name: "multiply", arguments: { a: 2, b: 40 } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProtocolError);
+    expect(error).toMatchObject({ code: -32602, message: expect.stringContaining("multiply") });
+    expect(await call("add", { a: 1, b: 1 })).toEqual({ text: "2", isError: false });
   });
 });

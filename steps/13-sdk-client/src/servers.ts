@@ -1,32 +1,28 @@
-// The three stdio servers this step's client talks to, as the SDK's StdioServerParameters.
-// Each is an outside program, started and never imported, and gets its settings as arguments.
+// The three stdio servers this step's client visits, as the SDK's StdioServerParameters: a command and its arguments.
+// Each is an outside program, started and never imported, and gets its folder as an argument.
 import type { StdioServerParameters } from "@modelcontextprotocol/client/stdio";
 import { fileURLToPath } from "node:url";
 import { roleProgram } from "./roles.ts";
 
 //#region servers
 // tsx's loader by absolute path: the server's working folder may not be able to resolve "tsx".
-const tsxLoader = import.meta.resolve("tsx");
-const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const tsx = import.meta.resolve("tsx");
 
-/** This step's own server, the McpServer of chapter 05 carried forward unchanged; it serves one workspace folder. */
+/** This step's own server, chapter 12's, unchanged; it serves one workspace folder. */
 export const sdkServer = (workspace: string): StdioServerParameters => ({
   command: process.execPath,
-  args: ["--import", tsxLoader, here("./server.ts"), workspace],
+  args: ["--import", tsx, fileURLToPath(new URL("./server.ts", import.meta.url)), workspace],
 });
 
-/** The server written by hand, found through the role table; createFile writes inside one sandbox folder. */
+/** The server written by hand, found through the role table; its createFile writes inside one sandbox folder. */
 export const handWrittenServer = (sandbox: string): StdioServerParameters => ({
   command: process.execPath,
-  args: ["--import", tsxLoader, roleProgram("hand-written server"), sandbox],
+  args: ["--import", tsx, roleProgram("hand-written server"), sandbox],
 });
 
-/** The reference server, built on the previous SDK major (v1); nobody in this project wrote it. */
+/** The reference server, built on the previous SDK major (1.x); nobody in this project wrote it. */
 export const everythingServer = (): StdioServerParameters => ({
   command: process.execPath,
   args: [fileURLToPath(import.meta.resolve("@modelcontextprotocol/server-everything/dist/index.js")), "stdio"],
-  // Its embedded resource ends in a local time ("9:05:03 AM"); a 24-hour locale gives it the same length every run.
-  // The SDK adds `env` to the few variables it passes on (PATH, HOME, ...), so this one setting is enough.
-  env: { LC_ALL: "en_GB.UTF-8" },
 });
 //#endregion

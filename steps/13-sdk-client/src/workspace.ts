@@ -1,150 +1,160 @@
-// Confines file access to one workspace folder: no `..`, no outside absolute path, no symbolic link.
+// The file tools' workspace: every path is walked from the workspace root one folder at a time, and no link is followed.
 // Node has no openat(), so the walk moves the working directory folder by folder and checks each landing.
-import {
-  closeSync, constants, fstatSync, ftruncateSync, lstatSync, openSync,
-  readdirSync, readSync, realpathSync, statSync, writeFileSync,
-} from "node:fs";
+import { randomBytes } from "node:crypto";
+import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 export const SIZE_LIMIT = 1024 * 1024; // bytes: the largest file read_file returns and write_file writes
+const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = constants;
 
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = constants;
-const REASONS: Record<string, string> = {
-  ELOOP: "is a symbolic link; links are not followed",
-  ENOENT: "does not exist",
-  EEXIST: "already exists; pass overwrite: true to replace it",
-  EISDIR: "is a folder",
-  ENXIO: "is not a regular file",
-  EACCES: "is not accessible",
-};
+/** A request the workspace refuses. Its message names the path only as the caller gave it, never an absolute one. */
+export class WorkspaceError extends Error {}
 
-const refusal = (shown: string, reason: string) => new Error(`${JSON.stringify(shown)} ${reason}.`);
+/** Returns the workspace's real path, or throws a one-line reason. */
+export function openWorkspace(folder: string): string {
+  // Without O_NOFOLLOW (Windows) the flag would be undefined, and every last name would be followed.
+  if (O_NOFOLLOW === undefined) throw new Error("this platform has no O_NOFOLLOW; refusing to serve files");
+  if (!existsSync(folder)) throw new Error(`workspace folder ${folder} does not exist`);
+  const root = realpathSync(folder);
+  if (!statSync(root).isDirectory()) throw new Error(`workspace ${folder} is not a folder`);
+  return root;
+}
 
 //#region split-path
-// Lexical `..` handling is sound only because no symbolic link is ever followed below.
-function splitPath(root: string, input: string): string[] {
-  const relative = path.relative(root, path.resolve(root, input));
-  if (relative === "") return [];
-  if (relative.split(path.sep)[0] === ".." || path.isAbsolute(relative)) throw refusal(input, "is outside the workspace");
-  return relative.split(path.sep);
+// Checked as text, before any file is touched. ".." is refused, not resolved: the walk below never needs it.
+function splitPath(relative: string): string[] {
+  if (relative === "") throw new WorkspaceError("the path is empty");
+  if (/[\u0000-\u001f\u007f]/.test(relative)) throw new WorkspaceError("the path contains a control character");
+  if (path.isAbsolute(relative)) throw new WorkspaceError("the path must be relative to the workspace");
+  if (relative.endsWith("/")) throw new WorkspaceError('the path ends in "/"; leave it out');
+  const parts = relative.split("/").filter((part) => part !== "" && part !== ".");
+  if (parts.includes("..")) throw new WorkspaceError('the path must not contain ".."');
+  return parts;
+}
+
+function splitFile(relative: string): { folders: string[]; name: string } {
+  const parts = splitPath(relative);
+  if (parts.length === 0) throw new WorkspaceError("the path names the workspace folder, not a file");
+  return { folders: parts.slice(0, -1), name: parts.at(-1)! };
 }
 //#endregion
 
 //#region enter-folder
-// chdir() follows a symbolic link, so the folder it lands in must be the very entry lstat() checked.
-function enterFolder(name: string, shown: string): void {
+// chdir() follows a symbolic link, so the folder it lands in must be the very entry that lstat() checked.
+function enterFolder(name: string): void {
   // bigint: inode numbers can pass 2^53, where plain numbers would round two inodes together.
   const entry = lstatSync(name, { bigint: true, throwIfNoEntry: false });
-  if (entry === undefined) throw refusal(shown, `has no folder "${name}"`);
-  if (entry.isSymbolicLink()) throw refusal(shown, `goes through "${name}", a symbolic link; links are not followed`);
-  if (!entry.isDirectory()) throw refusal(shown, `goes through "${name}", which is not a folder`);
+  if (entry === undefined) throw new WorkspaceError(`there is no folder "${name}"`);
+  if (entry.isSymbolicLink()) throw new WorkspaceError(`"${name}" is a symbolic link; links are not followed`);
+  if (!entry.isDirectory()) throw new WorkspaceError(`"${name}" is not a folder`);
   process.chdir(name);
   const landed = statSync(".", { bigint: true });
-  if (landed.dev !== entry.dev || landed.ino !== entry.ino) throw refusal(shown, `changed while "${name}" was being opened`);
+  if (landed.dev !== entry.dev || landed.ino !== entry.ino) throw new WorkspaceError(`"${name}" changed while it was entered`);
 }
 //#endregion
 
-//#region open-entry
-// O_NOFOLLOW refuses a link in the last component; O_NONBLOCK keeps a planted FIFO from hanging the server.
-function openEntry(name: string, flags: number, shown: string): number {
+//#region inside
+// Synchronous from chdir to chdir: no other request's JavaScript runs while the working directory is borrowed.
+function inside<T>(root: string, folders: string[], use: () => T): T {
+  const home = process.cwd();
   try {
-    return openSync(name, flags | O_NOFOLLOW | O_NONBLOCK, 0o644);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? "";
-    throw refusal(shown, REASONS[code] ?? `cannot be opened (${code})`);
+    process.chdir(root); // The root's own path is trusted: whoever can replace it can reach outside already.
+    for (const name of folders) enterFolder(name);
+    return use();
+  } finally {
+    process.chdir(home);
   }
 }
 //#endregion
 
-//#region read-limited
-// The size is checked on the opened file, and one byte past the limit is read to catch a file that grows.
-function readLimited(fd: number, shown: string): Buffer {
-  const info = fstatSync(fd);
-  if (info.isDirectory()) throw refusal(shown, "is a folder; use list_files");
-  if (!info.isFile()) throw refusal(shown, "is not a regular file");
-  if (info.size > SIZE_LIMIT) throw refusal(shown, `has ${info.size} bytes, over the limit of ${SIZE_LIMIT}`);
+//#region check-entry
+// lstat() looks at the name without opening it: a FIFO or a device is refused before open() could block or touch it.
+function checkEntry(name: string, mustExist: boolean): void {
+  const entry = lstatSync(name, { throwIfNoEntry: false });
+  if (entry === undefined && mustExist) throw new WorkspaceError("it does not exist");
+  if (entry?.isSymbolicLink()) throw new WorkspaceError("it is a symbolic link; links are not followed");
+  if (entry?.isDirectory()) throw new WorkspaceError("it is a folder, not a file");
+  if (entry !== undefined && !entry.isFile()) throw new WorkspaceError("it is not a regular file");
+}
+//#endregion
+
+//#region read
+/** The UTF-8 text of a file inside the workspace, at most SIZE_LIMIT bytes. */
+export function readInside(root: string, relative: string): string {
+  const { folders, name } = splitFile(relative);
+  return inside(root, folders, () => {
+    checkEntry(name, true);
+    // Swapped after lstat, a link fails O_NOFOLLOW and a FIFO opens at once under O_NONBLOCK; fstat refuses the rest.
+    const fd = openSync(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    try {
+      const opened = fstatSync(fd);
+      if (!opened.isFile()) throw new WorkspaceError("it is not a regular file");
+      // A second name may lie outside the workspace, and no check of this one can tell.
+      if (opened.nlink > 1) throw new WorkspaceError(`it has ${opened.nlink} hard links; only a file with one name is read`);
+      if (opened.size > SIZE_LIMIT) throw new WorkspaceError(`it has ${opened.size} bytes, over the limit of ${SIZE_LIMIT}`);
+      return decodeUtf8(readLimited(fd));
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+// One byte past the limit is asked for, so a file that grows after fstat is refused rather than cut short.
+function readLimited(fd: number): Buffer {
   const buffer = Buffer.alloc(SIZE_LIMIT + 1);
   let length = 0;
   let read = -1;
-  while (length < buffer.length && read !== 0) {
+  while (read !== 0 && length < buffer.length) {
     read = readSync(fd, buffer, length, buffer.length - length, null);
     length += read;
   }
-  if (length > SIZE_LIMIT) throw refusal(shown, `grew past the limit of ${SIZE_LIMIT} bytes while being read`);
+  if (length > SIZE_LIMIT) throw new WorkspaceError(`it grew past the limit of ${SIZE_LIMIT} bytes while it was read`);
   return buffer.subarray(0, length);
+}
+
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new WorkspaceError("it is not UTF-8 text");
+  }
 }
 //#endregion
 
-export class Workspace {
-  private constructor(readonly root: string) {}
+//#region list
+// A name may hold a newline: JSON quotes keep it on one line instead of letting it forge another entry.
+const showName = (name: string) => (/[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name) : name);
 
-  /** Resolves the folder once, at start: its own path is trusted, everything below it is checked on each call. */
-  static open(folder: string): Workspace {
-    // Without O_NOFOLLOW (Windows), the flag would silently be 0 and every final link would be followed.
-    if (O_NOFOLLOW === undefined) throw new Error("this platform has no O_NOFOLLOW; refusing to serve files");
-    const root = realpathSync(folder);
-    if (!statSync(root).isDirectory()) throw new Error(`${folder} is not a folder`);
-    return new Workspace(root);
-  }
-
-  //#region inside
-  // Everything between the chdir() calls is synchronous: no other request's JavaScript runs with a borrowed cwd.
-  private inside<T>(folders: string[], shown: string, use: () => T): T {
-    const home = process.cwd();
-    try {
-      process.chdir(this.root);
-      for (const name of folders) enterFolder(name, shown);
-      return use();
-    } finally {
-      process.chdir(home);
-    }
-  }
-  //#endregion
-
-  private splitFile(input: string): { folders: string[]; name: string } {
-    const parts = splitPath(this.root, input);
-    if (parts.length === 0) throw refusal(input, "is the workspace folder, not a file");
-    return { folders: parts.slice(0, -1), name: parts[parts.length - 1] };
-  }
-
-  readFile(input: string): Buffer {
-    const { folders, name } = this.splitFile(input);
-    return this.inside(folders, input, () => {
-      const fd = openEntry(name, O_RDONLY, input);
-      try {
-        return readLimited(fd, input);
-      } finally {
-        closeSync(fd);
-      }
-    });
-  }
-
-  /** Names in plain sort() order, folders with a trailing "/". */
-  listFiles(input: string): string[] {
-    return this.inside(splitPath(this.root, input), input, () =>
-      readdirSync(".", { withFileTypes: true })
-        .map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name))
-        .sort(),
-    );
-  }
-
-  //#region write-file
-  // Without overwrite, O_EXCL makes "create" atomic; with it, truncation waits until fstat() shows a regular file.
-  writeFile(input: string, content: string, overwrite: boolean): number {
-    const bytes = Buffer.from(content, "utf8");
-    if (bytes.length > SIZE_LIMIT) throw refusal(input, `would have ${bytes.length} bytes, over the limit of ${SIZE_LIMIT}`);
-    const { folders, name } = this.splitFile(input);
-    return this.inside(folders, input, () => {
-      const fd = openEntry(name, O_WRONLY | O_CREAT | (overwrite ? 0 : O_EXCL), input);
-      try {
-        if (!fstatSync(fd).isFile()) throw refusal(input, "is not a regular file");
-        ftruncateSync(fd, 0);
-        writeFileSync(fd, bytes);
-        return bytes.length;
-      } finally {
-        closeSync(fd);
-      }
-    });
-  }
-  //#endregion
+/** A folder's entries, one name a line in plain sort order, folders ending in "/"; "." is the workspace itself. */
+export function listInside(root: string, relative: string): string {
+  return inside(root, splitPath(relative), () =>
+    readdirSync(".", { withFileTypes: true })
+      .map((entry) => showName(entry.name) + (entry.isDirectory() ? "/" : ""))
+      .sort()
+      .join("\n"),
+  );
 }
+//#endregion
+
+//#region write
+/** Creates or replaces a file inside the workspace; returns the number of bytes written. */
+export function writeInside(root: string, relative: string, content: string): number {
+  const bytes = Buffer.from(content, "utf8");
+  if (bytes.length > SIZE_LIMIT) throw new WorkspaceError(`it would have ${bytes.length} bytes, over the limit of ${SIZE_LIMIT}`);
+  const { folders, name } = splitFile(relative);
+  return inside(root, folders, () => {
+    checkEntry(name, false);
+    // Written under a fresh name in the verified folder, then renamed over the entry: a hard link is never written through.
+    const temporary = `.${name}.${randomBytes(6).toString("hex")}.tmp`;
+    try {
+      // "wx" is O_CREAT | O_EXCL, which fails on any existing name, a link included, and so never writes through one.
+      writeFileSync(temporary, bytes, { flag: "wx", mode: 0o644 });
+      renameSync(temporary, name);
+    } catch (error) {
+      rmSync(temporary, { force: true });
+      throw error;
+    }
+    return bytes.length;
+  });
+}
+//#endregion

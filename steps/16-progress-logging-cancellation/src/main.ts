@@ -1,0 +1,61 @@
+// Step 16 demo: count_slowly in both eras, its progress drawn as a bar and its log printed, then a second call that the
+// client cancels after three steps; the server's log shows that it stopped there.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { SdkError, type Client, type VersionNegotiationMode } from "@modelcontextprotocol/client";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describeOutcome } from "./content.ts";
+import { STEP_MS } from "./count-slowly.ts";
+import { receiveLogs } from "./logging.ts";
+import { progressBar, type ProgressBar } from "./progress-bar.ts";
+import { connect, describeConnection } from "./sdk-client.ts";
+import { sdkServer } from "./servers.ts";
+
+const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-16-"));
+process.on("exit", () => rmSync(workspace, { recursive: true, force: true }));
+
+//#region count
+let calls = 0;
+
+// The request names its own progressToken in _meta, and notifications/progress are routed by it. SDK 2.4's onprogress
+// option would do both, but it drops an update that arrives in the same read as the result, such as the last one.
+async function count(client: Client, bar: ProgressBar, to: number, _meta: Record<string, string>, cancelAfter?: number) {
+  bar.print(`tools/call count_slowly {"to":${to}}${cancelAfter === undefined ? "" : `, cancelled after ${cancelAfter}`}`);
+  const progressToken = `count-${++calls}`;
+  const controller = new AbortController();
+  client.setNotificationHandler("notifications/progress", ({ params }) => {
+    if (params.progressToken !== progressToken) return;
+    bar.update(params);
+    if (params.progress === cancelAfter) controller.abort("the user pressed stop");
+  });
+  try {
+    const result = await client.callTool({ name: "count_slowly", arguments: { to }, _meta: { ..._meta, progressToken } }, { signal: controller.signal });
+    bar.print(["-> result", ...describeOutcome({ kind: "result", result }).slice(1)].join("\n"));
+  } catch (error) {
+    // SDK 2.4 rejects a cancelled request with the code it uses for timeouts; the signal says which it was.
+    if (!controller.signal.aborted || !(error instanceof SdkError)) throw error;
+    bar.print(`-> cancelled: SdkError ${error.code}: ${error.message}`);
+    await sleep(4 * STEP_MS); // time for four more steps: none is drawn, because the server stopped
+  }
+}
+//#endregion
+
+//#region tour
+async function visit(mode: VersionNegotiationMode): Promise<void> {
+  const { client, stderr, close } = await connect(sdkServer(workspace), mode);
+  const bar = progressBar();
+  try {
+    bar.print(`== ${describeConnection(client)}`);
+    const _meta = await receiveLogs(client, "info", bar.print);
+    await count(client, bar, 4, _meta);
+    await count(client, bar, 10, _meta, 3);
+  } finally {
+    await close();
+    bar.print(`server's stderr:\n${stderr().trimEnd().replace(/^/gm, "  ")}\n`);
+  }
+}
+
+await visit("legacy");
+await visit({ pin: "2026-07-28" });
+//#endregion
