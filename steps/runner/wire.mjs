@@ -86,6 +86,8 @@ function install() {
   const originalSpawn = ChildProcess.prototype.spawn;
   let spawned = 0;
   ChildProcess.prototype.spawn = function (options) {
+    // tsx's compiler service talks to its parent in esbuild's own binary protocol: it is tooling, not the demo's wire.
+    if (basename(options.file) === "esbuild") return originalSpawn.call(this, options);
     spawned += 1;
     const label = `${ownLabel ? `${ownLabel}/` : ""}${spawned} ${childName(options)}`;
     options.envPairs = (options.envPairs ?? []).filter((pair) => !pair.startsWith("MCP_WIRE_LABEL="));
