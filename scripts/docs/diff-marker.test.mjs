@@ -159,7 +159,8 @@ describe("gen diff N FILE errors", () => {
   });
 });
 
-describe("gen diff N FILE#region through docs.mjs --root", () => {
+// These start docs.mjs several times per test; on a busy two-core machine that outlasts vitest's default 5 s.
+describe("gen diff N FILE#region through docs.mjs --root", { timeout: 30_000 }, () => {
   const docs = (dir, mode) => spawnSync(process.execPath, [DOCS, mode, "--root", dir], { encoding: "utf8" });
 
   it("syncs the block, ignores changes outside the region, and goes stale on one inside", () => {

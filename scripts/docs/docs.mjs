@@ -1,21 +1,26 @@
-// `node scripts/docs.mjs sync|check [--root DIR] [FILE...]`: regenerates or verifies every gen block in the docs.
-// All blocks are generated before anything is written or judged, so output order never depends on timing.
+// `node scripts/docs/docs.mjs sync|check [--force] [--root DIR] [FILE...]`: regenerates or verifies every gen block.
+// All blocks are generated before anything is written or judged, so output order never depends on timing. A command
+// block whose inputs and body are as docs/.generated.json records them is accepted without running (--force runs it).
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createTwoFilesPatch } from "diff";
 import { currentBody, parseDoc, rewrite } from "./docblocks.mjs";
 import { generate, isCommand } from "./generate.mjs";
+import { inputsReader } from "./block-inputs.mjs";
+import { differences, keyOf, nextEntries, planBlocks, readSidecar, SIDECAR, writeSidecar } from "./sidecar.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 const CONCURRENCY = 2;
 const DIFF_LINES = 30;
 
 function parseArgs(argv) {
-  const [mode, ...rest] = argv;
+  const [mode, ...flags] = argv;
+  const rest = flags.filter((arg) => arg !== "--force");
   const rootAt = rest.indexOf("--root");
   const root = rootAt === -1 ? REPO_ROOT : path.resolve(rest.splice(rootAt, 2)[1]);
-  if (mode !== "sync" && mode !== "check") throw new Error("usage: docs.mjs sync|check [--root DIR] [FILE...]");
-  return { mode, root, files: rest.map((file) => path.relative(root, path.resolve(root, file))) };
+  if (mode !== "sync" && mode !== "check") throw new Error("usage: docs.mjs sync|check [--force] [--root DIR] [FILE...]");
+  const files = rest.map((file) => path.relative(root, path.resolve(root, file)));
+  return { mode, root, files, force: flags.includes("--force") };
 }
 
 function listDocs(root) {
@@ -39,19 +44,19 @@ async function mapLimited(items, limit, task) {
   return results;
 }
 
-const keyOf = (block) => `${block.kind} ${block.args}`;
-
 // Identical markers in several chapters are generated once; results are looked up by marker, never by finish order.
-async function generateAll(blocks, root) {
+// An accepted block keeps the body it has, which every copy shares: that is what planBlocks checked.
+async function generateAll(blocks, root, accepted) {
   const unique = [...new Map(blocks.map((block) => [keyOf(block), block])).values()];
   const results = new Map();
   const settle = async (block) => {
+    if (accepted(block)) return results.set(keyOf(block), { body: block.body, accepted: true });
     const result = await generate(block, root).then((body) => ({ body }), (error) => ({ error: error.message }));
     results.set(keyOf(block), result);
   };
   await Promise.all(unique.filter((block) => !isCommand(block.kind)).map(settle));
   await mapLimited(unique.filter((block) => isCommand(block.kind)), CONCURRENCY, settle);
-  return (block) => results.get(keyOf(block));
+  return (key) => results.get(key);
 }
 
 function shortDiff(where, before, after) {
@@ -71,7 +76,7 @@ function judgeDoc(doc, text, resultOf) {
   const stale = [];
   const bodies = blocks.map((block) => {
     const marker = `gen ${block.kind} ${block.args}`;
-    const result = resultOf(block);
+    const result = resultOf(keyOf(block));
     if (result.error) problems.push(`${doc}:${block.line}: ${marker}: ${result.error}`);
     if (result.error || result.body.join("\n") === currentBody(lines, block).join("\n")) return undefined;
     const where = `${doc}:${block.line}`;
@@ -83,7 +88,7 @@ function judgeDoc(doc, text, resultOf) {
   return { blocks: blocks.length, problems, stale, text: rewrite(lines, blocks, bodies) };
 }
 
-function report(mode, judged) {
+function report(mode, judged, commands) {
   const blocks = judged.reduce((sum, doc) => sum + doc.blocks, 0);
   const stale = judged.flatMap((doc) => doc.stale);
   const problems = judged.flatMap((doc) => doc.problems);
@@ -93,8 +98,13 @@ function report(mode, judged) {
   // Errors share stdout with the summary so that they stay in order when piped.
   for (const problem of problems) console.log(`error: ${problem}`);
   const parts = [`${blocks} blocks in ${judged.length} files`];
+  parts.push(`${commands.ran} commands run, ${commands.accepted} accepted unchanged`);
   if (mode === "sync") parts.push(`${stale.length} rewritten`);
-  else if (stale.length > 0) {
+  if (commands.unrecorded > 0 && mode === "sync") parts.push(`${commands.unrecorded} updated in ${SIDECAR}`);
+  if (commands.unrecorded > 0 && mode === "check") {
+    parts.push(`${commands.unrecorded} not as recorded in ${SIDECAR} (pnpm docs:sync records them)`);
+  }
+  if (mode === "check" && stale.length > 0) {
     parts.push(`${stale.length} stale (${stale.map((block) => block.where).join(", ")}); run pnpm docs:sync`);
   }
   if (problems.length > 0) parts.push(`${problems.length} errors`);
@@ -103,16 +113,29 @@ function report(mode, judged) {
   return problems.length > 0 || (mode === "check" && stale.length > 0) ? 1 : 0;
 }
 
+// Every block with the body it has in its doc, which is what the sidecar's body digest is compared with.
+function blocksOf(text) {
+  const { lines, blocks } = parseDoc(text);
+  return blocks.map((block) => ({ ...block, body: currentBody(lines, block) }));
+}
+
 async function main() {
-  const { mode, root, files } = parseArgs(process.argv.slice(2));
+  const { mode, root, files, force } = parseArgs(process.argv.slice(2));
   const docs = files.length > 0 ? files : listDocs(root);
   const texts = docs.map((doc) => readFileSync(path.join(root, doc), "utf8"));
-  const resultOf = await generateAll(texts.flatMap((text) => parseDoc(text).blocks), root);
+  const blocks = texts.flatMap(blocksOf);
+  const recorded = readSidecar(root);
+  const plans = planBlocks(blocks.filter((block) => isCommand(block.kind)), recorded, inputsReader(root));
+  const resultOf = await generateAll(blocks, root, (block) => !force && plans.get(keyOf(block))?.accepted === true);
   const judged = docs.map((doc, i) => judgeDoc(doc, texts[i], resultOf));
+  const next = nextEntries(plans, resultOf, recorded, { all: files.length === 0 });
   if (mode === "sync") {
     judged.forEach((doc, i) => doc.text !== texts[i] && writeFileSync(path.join(root, docs[i]), doc.text));
+    writeSidecar(root, next);
   }
-  process.exitCode = report(mode, judged);
+  const accepted = [...plans.keys()].filter((key) => resultOf(key).accepted).length;
+  const commands = { ran: plans.size - accepted, accepted, unrecorded: differences(recorded, next) };
+  process.exitCode = report(mode, judged, commands);
 }
 
 main().catch((error) => {

@@ -50,10 +50,11 @@ afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
 });
 
-describe("docs.mjs check and sync", () => {
+// These start docs.mjs several times per test; on a busy two-core machine that outlasts vitest's default 5 s.
+describe("docs.mjs check and sync", { timeout: 30_000 }, () => {
   it("passes a chapter whose blocks match the code", () => {
     const { status, output } = docs(makeRoot(upToDate), "check");
-    expect(output).toContain("docs: 2 blocks in 1 files, all up to date");
+    expect(output).toContain("docs: 2 blocks in 1 files, 0 commands run, 0 accepted unchanged, all up to date");
     expect(status).toBe(0);
   });
 
@@ -94,7 +95,7 @@ describe("docs.mjs check and sync", () => {
   });
 });
 
-describe("docs.mjs runner blocks", () => {
+describe("docs.mjs runner blocks", { timeout: 30_000 }, () => {
   // A stand-in runner: prints its arguments and a normalisable line on stdout, noise on stderr, fails for step 9.
   const runner = [
     'const args = process.argv.slice(2).join(" ");',
