@@ -82,7 +82,7 @@ describe("refusals name the path as given and never an absolute one", () => {
     ["read_file", "a .. segment", "../outside/secret.txt", 'the path must not contain ".."'],
     ["read_file", "a .. that comes back", "docs/../notes.txt", 'the path must not contain ".."'],
     ["read_file", "the workspace itself", ".", "the path names the workspace folder, not a file"],
-    ["write_file", "the workspace itself", "./", 'the path ends in "/"; leave it out'],
+    ["write_file", "a folder written with a trailing slash", "docs/", 'the path ends in "/"; leave it out'],
     ["list_files", "a trailing slash", "docs/", 'the path ends in "/"; leave it out'],
     ["read_file", "a control character", "bell\u0007.txt", "the path contains a control character"],
     ["write_file", "a newline", "two\nlines.txt", "the path contains a control character"],
