@@ -1,71 +1,8 @@
-// The client against this step's server, in each negotiation mode: what it negotiates, how it sorts answers, and that
-// close() stops the server. One connection per mode, shared by the tests that read it.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, type VersionNegotiationMode } from "@modelcontextprotocol/client";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { describeOutcome } from "./content.ts";
-import { callTool, connect, describeConnection, type Connection } from "./sdk-client.ts";
-import { sdkServer } from "./servers.ts";
-
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
-
-const folder = mkdtempSync(path.join(tmpdir(), "learn-mcp-test-"));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-const isRunning = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-describe.each<[string, VersionNegotiationMode, string]>([
-  ["legacy", "legacy", "legacy era, protocol 2025-11-25"],
-  ["auto", "auto", "modern era, protocol 2026-07-28"],
-  ["pinned", { pin: "2026-07-28" }, "modern era, protocol 2026-07-28"],
-])("this step's server, %s mode", (_name, mode, negotiated) => {
-  let server: Connection;
-  beforeAll(async () => (server = await connect(sdkServer(folder), mode)));
-  afterAll(() => server?.close());
-
-  it("negotiates the era the mode leads to, and names the server", () => {
-    expect(describeConnection(server.client)).toBe(`${negotiated}, learn-mcp-sdk 0.1.0`);
-  });
-
-  it("tells a result, a tool error and a protocol error apart", async () => {
-    expect(describeOutcome(await callTool(server.client, "add", { a: 2, b: 40 }))).toEqual(["result", '  text "42"']);
-    const refused = await callTool(server.client, "read_file", { path: "../secret.txt" });
-    expect(describeOutcome(refused)).toEqual(["tool error (isError: true)", '  text "read_file refused \\"../secret.txt\\": the path must not contain \\"..\\""']);
-    // Arguments that break the inputSchema are a tool error too (SEP-1303), so that a model can read why and retry.
-    expect((await callTool(server.client, "add", { a: "two" })).kind).toBe("tool error");
-    expect(await callTool(server.client, "no_such_tool")).toEqual({ kind: "protocol error", code: -32602, message: "Tool no_such_tool not found" });
-  });
-
-  it("describes every content type by MIME type and decoded size", async () => {
-    const [heading, ...items] = describeOutcome(await callTool(server.client, "sample_media"));
-    expect(heading).toBe("result");
-    expect(items).toEqual([
-      expect.stringMatching(/^ {2}text "One item of each content type/),
-      expect.stringMatching(/^ {2}image image\/png, \d+ bytes$/),
-      // A quarter second of 16-bit mono at 8 kHz is 4000 bytes, after a 44-byte header.
-      "  audio audio/wav, 4044 bytes",
-      "  resource sample://notes.md (text/markdown), 88 bytes of text",
-      expect.stringMatching(/^ {2}resource_link sample:\/\/gradient\.png \(image\/png\), \d+ bytes$/),
-    ]);
-    // The link's declared size is the image's decoded size: the same PNG.
-    expect(items[1]!.match(/\d+ bytes/)![0]).toBe(items[4]!.match(/\d+ bytes/)![0]);
-  });
-
-  it("stops the server on close, with its log complete", async () => {
-    await server.close();
-    expect(isRunning(server.pid!)).toBe(false);
-    expect(server.stderr()).toContain(`a client opened a ${negotiated.split(" ")[0]}-era connection`);
-  });
-});
+// callTool's sorting, in-process with stand-in clients. Chapter 13 ran the client against real servers in every mode;
+// here every other test connects through it (test/sdk.ts), so this file need not start a server again.
+import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
+import { describe, expect, it } from "vitest";
+import { callTool } from "./sdk-client.ts";
 
 describe("callTool", () => {
   // Stand-ins for the SDK's Client: each answers callTool the way a real one can.
