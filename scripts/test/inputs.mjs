@@ -1,5 +1,6 @@
 // A step test file's inputs: what it reaches (closure.mjs), the role table's programs when it reaches the table, and
 // the step's package.json, tsconfig.json and the root vitest config. Two sets of inputs compare by content, key by key.
+// Of package.json, a test depends on everything but the dependencies that nothing it reaches names.
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
@@ -56,6 +57,38 @@ export function contentReader() {
   };
 }
 
+//#region package-view
+const DEPENDENCY_FIELDS = ["dependencies", "devDependencies", "optionalDependencies", "peerDependencies"];
+const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * The part of a package.json a test can depend on: all of it but the name line (by the --diff rule) and the
+ * dependencies no file of `reached` names as a quoted specifier ("zod", 'zod/v4', `tsx`, ...). Adding a package the
+ * test never imports, resolves or starts cannot change what it does. Text that is not JSON is kept whole.
+ */
+export function packageView(text, reached) {
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) return text;
+  const sources = reached.filter(isFile).map((file) => readFileSync(file, "utf8"));
+  const named = (dependency) => {
+    const quoted = new RegExp(`["'\`]${escape(dependency)}(["'\`/])`);
+    return sources.some((source) => quoted.test(source));
+  };
+  const { name: _, ...rest } = json;
+  for (const field of DEPENDENCY_FIELDS) {
+    const dependencies = rest[field];
+    if (dependencies === null || typeof dependencies !== "object") continue;
+    rest[field] = Object.fromEntries(Object.entries(dependencies).filter(([dependency]) => named(dependency)));
+  }
+  return JSON.stringify(rest, null, 2);
+}
+//#endregion
+
 /**
  * `{ inputs, unresolved }` of the test `rel` in step folder `stepDir`. Keys are step-relative inside the step and
  * "/"-prefixed repo-relative outside it, so the root's tsconfig.json can never pass for the step's own.
@@ -70,6 +103,8 @@ export function testInputs(stepDir, rel, { root, read }) {
   };
   const inputs = new Map();
   for (const file of [...files, ...always, ...missing]) inputs.set(keyOf(file), read(file));
+  const pkg = inputs.get("package.json");
+  if (typeof pkg === "string") inputs.set("package.json", packageView(pkg, [...files]));
   return { inputs, unresolved };
 }
 

@@ -87,7 +87,19 @@ describe("selectTests", () => {
     const root = makeRoot(SERVER_FILES);
     expect(verdicts(root)["steps/02-b/src/server.test.ts"]).toBe("same as steps/01-a/src/server.test.ts");
     write(root, "steps/02-b/package.json", pkg("02-b", { vitest: "catalog:", zod: "catalog:" }));
+    expect(verdicts(root)["steps/02-b/src/server.test.ts"]).toBe("same as steps/01-a/src/server.test.ts");
+    write(root, "steps/02-b/src/server.ts", `import { z } from "zod";\n${SERVER}`);
+    write(root, "steps/01-a/src/server.ts", `import { z } from "zod";\n${SERVER}`);
     expect(verdicts(root)["steps/02-b/src/server.test.ts"]).toBe("package.json changed");
+  });
+
+  it("counts a dependency as named by any quoted specifier in what the test reaches", () => {
+    const root = makeRoot({ ...SERVER_FILES, "src/server.test.ts": `${SERVER_TEST}import.meta.resolve('tsx/esm');\n` });
+    write(root, "steps/02-b/package.json", pkg("02-b", { vitest: "catalog:", tsx: "catalog:", "tsx-extra": "catalog:" }));
+    expect(verdicts(root)["steps/02-b/src/server.test.ts"]).toBe("package.json changed");
+    write(root, "steps/01-a/package.json", pkg("01-a", { vitest: "catalog:", tsx: "catalog:" }));
+    // "tsx-extra" is not named: 'tsx/esm' names tsx, and a name is matched whole.
+    expect(verdicts(root)["steps/02-b/src/server.test.ts"]).toBe("same as steps/01-a/src/server.test.ts");
   });
 
   it("runs a test when the step's tsconfig.json changed", () => {
