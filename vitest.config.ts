@@ -1,4 +1,15 @@
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
+
+// The tooling's tests (bench, interop, the runner's demos) are the longest files of the run: started last, they would
+// run alone at the end while the other workers sit idle. Started first, the step tests fill the gaps around them.
+class ToolingFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const isStep = (file: TestSpecification) => /\/\d\d-/.test(file.project.name);
+    return [...sorted.filter((file) => !isStep(file)), ...sorted.filter(isStep)];
+  }
+}
 
 // One vitest run over the whole workspace: every step folder, the runner and the scripts are each a project.
 export default defineConfig({
@@ -6,5 +17,6 @@ export default defineConfig({
     projects: ["steps/[0-9][0-9]-*", "steps/runner", "scripts"],
     // Most test time is spent waiting on child processes, not on the CPU: more files at once than cores pays off.
     maxWorkers: 3,
+    sequence: { sequencer: ToolingFirst },
   },
 });

@@ -137,6 +137,8 @@ describe("--wire", () => {
     expect(result.stdout).toContain("child -> parent: CAFÉ CRÈME");
     expect(result.stdout).toContain('-> [1 server.ts] (not JSON-RPC) "café crème"');
     expect(result.stdout).toContain('<- [1 server.ts] (not JSON-RPC) "CAFÉ CRÈME"');
+    // The demo's line over 16 MiB is counted, not kept, and not taken for a message.
+    expect(result.stdout).toContain("-> [1 server.ts] (not shown) a line of 16,777,217 bytes, over the 16,777,216 the tap keeps");
     expect(result.stdout.trimEnd().split("\n").at(-1)).toBe("(--wire: step 01 sent no JSON-RPC message over stdio.)");
   });
 

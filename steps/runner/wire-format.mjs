@@ -2,32 +2,52 @@
 // that are not JSON-RPC marked as such. Bytes are held until their "\n" arrives, so a split UTF-8 character survives.
 
 const LONG_STRING = 80;
+const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+
+// A demo's peer may send a line without end; the tap keeps at most this much of one, like the servers it watches.
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 export class LineFramer {
   #pending = [];
+  #pendingBytes = 0;
+  #max;
 
-  /** Takes one chunk as written or read; returns the lines it completed, without "\n". */
+  constructor(maxLineBytes = MAX_LINE_BYTES) {
+    this.#max = maxLineBytes;
+  }
+
+  /** Takes one chunk as written or read; returns the lines it completed, without "\n" ({ bytes, limit } for one too long). */
   push(chunk) {
     const lines = [];
     let start = 0;
     let newline = chunk.indexOf(0x0a);
     while (newline !== -1) {
-      lines.push(this.#finish(chunk.subarray(start, newline)));
+      this.#keep(chunk.subarray(start, newline));
+      lines.push(this.#finish());
       start = newline + 1;
       newline = chunk.indexOf(0x0a, start);
     }
-    if (start < chunk.length) this.#pending.push(chunk.subarray(start));
+    if (start < chunk.length) this.#keep(chunk.subarray(start));
     return lines;
   }
 
   /** The stream ended: a last line without "\n", if there is one. */
   end() {
-    return this.#pending.length === 0 ? undefined : this.#finish(Buffer.alloc(0));
+    return this.#pendingBytes === 0 ? undefined : this.#finish();
   }
 
-  #finish(tail) {
-    const text = Buffer.concat([...this.#pending, tail]).toString("utf8");
-    this.#pending = [];
+  // Past the limit the bytes are counted, not kept.
+  #keep(bytes) {
+    this.#pendingBytes += bytes.length;
+    if (this.#pendingBytes <= this.#max) this.#pending.push(bytes);
+    else this.#pending = [];
+  }
+
+  #finish() {
+    const size = this.#pendingBytes;
+    const text = size > this.#max ? undefined : Buffer.concat(this.#pending).toString("utf8");
+    [this.#pending, this.#pendingBytes] = [[], 0];
+    if (text === undefined) return { bytes: size, limit: this.#max };
     return text.endsWith("\r") ? text.slice(0, -1) : text;
   }
 }
@@ -49,6 +69,7 @@ export const maskText = (text) => text.replace(SECRET_IN_TEXT, (_, key, separato
 
 /** The line as it should appear in the wire log: a JSON-RPC message compact, anything else marked and quoted. */
 export function describeLine(line) {
+  if (typeof line !== "string") return `(not shown) a line of ${grouped(line.bytes)} bytes, over the ${grouped(line.limit)} the tap keeps`;
   let value;
   try {
     value = JSON.parse(line);
@@ -59,7 +80,6 @@ export function describeLine(line) {
   return `(not JSON-RPC) ${JSON.stringify(shorten(maskText(line)))}`;
 }
 
-const grouped = (n) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 /** Copies `value` with secrets masked and every string longer than LONG_STRING cut, noting how much was cut. */
 export function shorten(value) {

@@ -39,7 +39,7 @@ export function openWireLog() {
   function finish() {
     clearInterval(timer);
     copyNewBytes();
-    const sawMessages = /^(->|<-) \[[^\]]*\] (?!\(not JSON-RPC\))/m.test(readFileSync(path, "utf8"));
+    const sawMessages = /^(->|<-) \[[^\]]*\] (?!\(not (JSON-RPC|shown)\))/m.test(readFileSync(path, "utf8"));
     closeSync(readFd);
     rmSync(dir, { recursive: true, force: true });
     return sawMessages;

@@ -1,11 +1,12 @@
 // The SDK server against the official SDK client, in both eras: add, echo, the three file tools and sample_media.
 // Where the SDK words a refusal itself, the tests check the channel and the field it names, not its sentence.
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { callText, connect, type Connection, type Era } from "./test/sdk.ts";
+import { callText, connect, serverPath, type Connection, type Era } from "./test/sdk.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
 
@@ -75,6 +76,17 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
     expect(result.text).not.toMatch(/\ba\b/);
   });
 
+  it("returns a workspace refusal as an isError result that names the path as the client gave it", async () => {
+    const refused = 'read_file refused "docs/../../secret.txt": the path must not contain ".."';
+    expect(await call("read_file", { path: "docs/../../secret.txt" })).toEqual({ isError: true, text: refused });
+  });
+
+  it("turns any other failure into a generic message, with the details only on stderr", async () => {
+    const name = `${"n".repeat(300)}.txt`;
+    expect(await call("write_file", { path: name, content: "x" })).toEqual({ isError: true, text: "write_file failed with an internal error" });
+    await vi.waitFor(() => expect(server.stderr()).toContain("ENAMETOOLONG"));
+  });
+
   it("checks the arguments before the handler runs: a refused call writes nothing", async () => {
     const result = await call("write_file", { path: "extra.txt", content: "x", mode: 0o777 });
     expect(result).toEqual({ isError: true, text: expect.stringMatching(/\bmode\b/) });
@@ -112,5 +124,18 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
     expect(error).toBeInstanceOf(ProtocolError);
     expect(error).toMatchObject({ code: -32602, message: expect.stringContaining("multiply") });
     expect(await call("add", { a: 1, b: 1 })).toEqual({ text: "2", isError: false });
+  });
+});
+
+// Every reason the workspace cannot be opened is in workspace.test.ts; here, that one reaches the user as it should.
+describe("start-up", () => {
+  const nowhere = path.join(tmpdir(), `learn-mcp-nowhere-${process.pid}`);
+
+  it.each([
+    ["no folder", [], "expected one workspace folder\nusage: server.ts <workspace-folder>\n"],
+    ["a folder that does not exist", [nowhere], `workspace folder ${nowhere} does not exist\n`],
+  ])("exits 2 with one clear message for %s", (_name, args, message) => {
+    const run = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, ...args], { encoding: "utf8", timeout: 20_000 });
+    expect({ status: run.status, stderr: run.stderr, stdout: run.stdout }).toEqual({ status: 2, stderr: message, stdout: "" });
   });
 });

@@ -1,0 +1,51 @@
+// The --wire tap's framing and wording, without a demo: lines split anywhere, one split inside a character,
+// and a line without end that the tap must count instead of keeping.
+import { describe, expect, it } from "vitest";
+import { describeLine, LineFramer, MAX_LINE_BYTES } from "./wire-format.mjs";
+
+describe("LineFramer", () => {
+  it("joins a line split across chunks, inside a UTF-8 character too", () => {
+    const framer = new LineFramer();
+    const bytes = Buffer.from('{"text":"é"}\nnext\r\n');
+    const cut = bytes.indexOf(Buffer.from("é")) + 1; // between the two bytes of é
+    expect(framer.push(bytes.subarray(0, cut))).toEqual([]);
+    expect(framer.push(bytes.subarray(cut))).toEqual(['{"text":"é"}', "next"]);
+    expect(framer.end()).toBeUndefined();
+  });
+
+  it("gives a last line without a newline at the end of the stream", () => {
+    const framer = new LineFramer();
+    framer.push(Buffer.from("partial"));
+    expect(framer.end()).toBe("partial");
+  });
+
+  it("keeps at most the limit of one line, counts the rest, and frames the next line as usual", () => {
+    const framer = new LineFramer(10);
+    expect(framer.push(Buffer.from("0123456789"))).toEqual([]); // exactly the limit is kept
+    expect(framer.push(Buffer.from("\n"))).toEqual(["0123456789"]);
+    expect(framer.push(Buffer.from("0123456789"))).toEqual([]);
+    expect(framer.push(Buffer.from("abc"))).toEqual([]);
+    expect(framer.push(Buffer.from("de\nok\n"))).toEqual([{ bytes: 15, limit: 10 }, "ok"]);
+    framer.push(Buffer.from("x".repeat(11)));
+    expect(framer.end()).toEqual({ bytes: 11, limit: 10 });
+  });
+
+  it("holds no more than 16 MiB of a flood without newlines", () => {
+    const framer = new LineFramer();
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    for (let i = 0; i < 20; i++) framer.push(chunk);
+    expect(framer.end()).toEqual({ bytes: 20 * 1024 * 1024, limit: MAX_LINE_BYTES });
+  });
+});
+
+describe("describeLine", () => {
+  it("says how long a line it did not keep was", () => {
+    expect(describeLine({ bytes: 20_971_520, limit: MAX_LINE_BYTES })).toBe(
+      "(not shown) a line of 20,971,520 bytes, over the 16,777,216 the tap keeps",
+    );
+  });
+
+  it("marks text that is not JSON-RPC and masks a credential in it", () => {
+    expect(describeLine("Authorization: Bearer abc123")).toBe('(not JSON-RPC) "Authorization: Bearer ***"');
+  });
+});
