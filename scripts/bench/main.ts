@@ -21,8 +21,9 @@ const { values } = parseArgs({
 
 //#region settings
 // Long enough for /proc's 10 ms CPU tick: 2 s of 64 calls in flight per pair and round is 100+ ticks per process.
-const FULL = { latencyCalls: 5000, inflight: 64, minCalls: 20_000, minMs: 2000, bigCalls: 3, warmCalls: 5000 };
-const SMOKE = { latencyCalls: 5, inflight: 1, minCalls: 0, minMs: 0, bigCalls: 1, warmCalls: 0 };
+const FULL = { latencyCalls: 5000, inflight: 64, minCalls: 20_000, minMs: 2000, bigCalls: 3, bigBytes: 10_000_000, warmCalls: 5000 };
+// 1 MB still crosses a pipe in about sixteen 64 KiB chunks, which is where a careless decoder breaks a character.
+const SMOKE = { latencyCalls: 5, inflight: 1, minCalls: 0, minMs: 0, bigCalls: 1, bigBytes: 1_000_000, warmCalls: 0 };
 const settings = values.smoke ? SMOKE : FULL;
 const rounds = values.smoke ? 1 : Number(values.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) fail(`--rounds must be a whole number above 0, not ${values.rounds}`);
@@ -39,7 +40,7 @@ function fail(message: string): never {
 // The 10 MB call goes first: V8 drops the small-call path's optimised code after it (deopts), and the
 // thousands of small calls that follow compile it again before anything is timed.
 async function warmUp(driver: Driver) {
-  await driver.ask({ op: "big", calls: 1 });
+  await driver.ask({ op: "big", calls: 1, bytes: settings.bigBytes });
   await driver.ask({ op: "throughput", inflight: settings.inflight, minCalls: settings.warmCalls, minMs: 0 });
   await driver.ask({ op: "latency", calls: settings.warmCalls });
 }
@@ -54,7 +55,7 @@ async function measure(pair: Pair, folder: string) {
     const before = [cpuMicros(pid), cpuMicros(serverPid)];
     const { calls, ms } = await driver.ask({ op: "throughput", ...settings });
     const [clientCpu, serverCpu] = [cpuMicros(pid) - before[0], cpuMicros(serverPid) - before[1]];
-    const big = await driver.ask({ op: "big", calls: settings.bigCalls });
+    const big = await driver.ask({ op: "big", calls: settings.bigCalls, bytes: settings.bigBytes });
     const perCall = (micros: number) => (calls > 0 ? micros / calls : null);
     return {
       coldMs, p50Us, p99Us, callsPerSec: calls > 0 ? (calls * 1000) / ms : null,

@@ -96,8 +96,9 @@ export function machineLine({ label, machine, settings }) {
 
 function smokeReport(results) {
   const rows = results.pairs.map((pair) => [pair.label, bigIntact(pair)]);
-  const heading = "smoke run: small echoes checked, 10 MB text compared by sha256; no timings.";
-  return [heading, table([["pair", "10 MB intact"], ...rows]), ...integrityProblems(results)].join("\n");
+  const size = `${(results.settings.bigBytes ?? 10_000_000) / 1_000_000} MB`;
+  const heading = `smoke run: small echoes checked, ${size} text compared by sha256; no timings.`;
+  return [heading, table([["pair", `${size} intact`], ...rows]), ...integrityProblems(results)].join("\n");
 }
 
 export function render(results) {

@@ -1,5 +1,6 @@
-// THE test command (`pnpm test`): typecheck, vitest, docs check, step checks, in that order, output streamed.
-// Every phase runs even after a failure so one run shows everything; vitest must also leave no process behind.
+// THE test command (`pnpm test`): typecheck, vitest, docs check, step checks. Every phase runs even after a failure,
+// so one run shows everything; vitest must also leave no process behind. Output is streamed, except the typecheck's:
+// it runs alongside vitest, on the CPU vitest leaves idle while its tests wait on child processes, and prints after it.
 // Vitest skips a step test whose inputs equal its predecessor's copy (select.mjs); --all runs every test.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -14,15 +15,30 @@ const ALL = process.argv.includes("--all");
 // --why (or LEARN_MCP_TEST_WHY=1) prints, per step test file, why it runs or which identical copy ran instead.
 const WHY = process.argv.includes("--why") || process.env.LEARN_MCP_TEST_WHY === "1";
 
-function run(command, args, env = process.env) {
+/** Runs a command to its end; resolves with its status. `output` collects what it prints instead of showing it. */
+function run(command, args, { env = process.env, output } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: "inherit" });
+    const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: output ? ["ignore", "pipe", "pipe"] : "inherit" });
+    if (output) for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => output.push(chunk));
     child.on("error", (error) => {
       console.error(`cannot start ${command}: ${error.message}`);
       resolve(1);
     });
     child.on("close", (status, signal) => resolve(status ?? signal));
   });
+}
+
+/** Starts `phase` now and returns one that waits for it, then prints what it printed. */
+function inBackground(phase) {
+  const output = [];
+  const started = Date.now();
+  const finished = phase(output).then((status) => ({ status, ms: Date.now() - started }));
+  return async () => {
+    const { status, ms } = await finished;
+    process.stdout.write(Buffer.concat(output));
+    console.log("(ran alongside vitest)");
+    return { status, ms };
+  };
 }
 
 /** `vitest run` with filters for the selected step tests and every tooling test; all tests with --all. */
@@ -48,7 +64,7 @@ async function vitestLeavingNothing() {
   if (!canCheck()) console.log("test: no /proc here, so the check for leftover processes is skipped");
   const before = canCheck() ? snapshotPids() : undefined;
   const marker = randomBytes(8).toString("hex");
-  const status = await run(bin("vitest"), vitestArgs(), { ...process.env, [MARKER]: marker });
+  const status = await run(bin("vitest"), vitestArgs(), { env: { ...process.env, [MARKER]: marker } });
   if (before === undefined) return status;
   await sleep(1000); // let processes that are already shutting down finish
   const leftovers = findLeftovers({ before, marker, root: REPO_ROOT });
@@ -59,9 +75,10 @@ async function vitestLeavingNothing() {
   return status === 0 ? "leftover processes" : status;
 }
 
+const typecheck = inBackground((output) => run(bin("tsc"), ["--noEmit", "-p", "tsconfig.json"], { output }));
 const phases = [
-  ["typecheck", () => run(bin("tsc"), ["--noEmit", "-p", "tsconfig.json"])],
   ["vitest", vitestLeavingNothing],
+  ["typecheck", typecheck],
   ["docs:check", () => run(process.execPath, ["scripts/docs/docs.mjs", "check"])],
   ["check:steps", () => run(process.execPath, ["scripts/checks/check-steps.mjs"])],
 ];
@@ -70,8 +87,10 @@ const results = [];
 for (const [name, phase] of phases) {
   console.log(`\n=== ${name}`);
   const started = Date.now();
-  const status = await phase();
-  results.push({ name, status, seconds: ((Date.now() - started) / 1000).toFixed(1) });
+  // A phase resolves with its status, or with { status, ms } when it ran before its turn came.
+  const ended = await phase();
+  const { status, ms } = typeof ended === "object" && ended !== null ? ended : { status: ended, ms: Date.now() - started };
+  results.push({ name, status, seconds: (ms / 1000).toFixed(1) });
 }
 
 // A status is an exit code, a signal name, or a reason such as "leftover processes".
