@@ -17,6 +17,9 @@ export default defineConfig({
     projects: ["steps/[0-9][0-9]-*", "steps/runner", "scripts"],
     // Most test time is spent waiting on child processes, not on the CPU: more files at once than cores pays off.
     maxWorkers: 3,
+    // Nearly every test starts a process; on a busy 2-core machine one can take seconds to start. A bound, not a speed test.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     sequence: { sequencer: ToolingFirst },
   },
 });

@@ -4,6 +4,8 @@
 // Vitest skips a step test whose inputs equal its predecessor's copy (select.mjs); --all runs every test.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { canCheck, findLeftovers, killLeftovers, MARKER, snapshotPids } from "./leftovers.mjs";
@@ -60,11 +62,14 @@ function vitestArgs() {
 }
 
 // The marker tags every process vitest starts, however deep, unless a client strips its child's environment.
+// HOME is an empty temporary folder: no test may read or write the real home, and one that tried would find nothing.
 async function vitestLeavingNothing() {
   if (!canCheck()) console.log("test: no /proc here, so the check for leftover processes is skipped");
   const before = canCheck() ? snapshotPids() : undefined;
   const marker = randomBytes(8).toString("hex");
-  const status = await run(bin("vitest"), vitestArgs(), { env: { ...process.env, [MARKER]: marker } });
+  const home = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-home-"));
+  const env = { ...process.env, [MARKER]: marker, HOME: home, USERPROFILE: home };
+  const status = await run(bin("vitest"), vitestArgs(), { env }).finally(() => rmSync(home, { recursive: true, force: true }));
   if (before === undefined) return status;
   await sleep(1000); // let processes that are already shutting down finish
   const leftovers = findLeftovers({ before, marker, root: REPO_ROOT });
