@@ -1,3 +1,6 @@
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
@@ -11,10 +14,19 @@ class ToolingFirst extends BaseSequencer {
   }
 }
 
-// One vitest run over the whole workspace: every step folder, the runner and the scripts are each a project.
+// Every step folder, the runner and the scripts are each a project, named as its package. `extends: true` gives each
+// the settings below; a project found by a folder glob would get vitest's defaults instead (a 5 s test timeout).
+const here = path.dirname(fileURLToPath(import.meta.url));
+const steps = readdirSync(path.join(here, "steps")).filter((name) => /^\d\d-/.test(name));
+const folders = [...steps.map((name) => `steps/${name}`), "steps/runner", "scripts"];
+const project = (root: string) => ({
+  extends: true,
+  test: { root, name: JSON.parse(readFileSync(path.join(here, root, "package.json"), "utf8")).name as string },
+});
+
 export default defineConfig({
   test: {
-    projects: ["steps/[0-9][0-9]-*", "steps/runner", "scripts"],
+    projects: folders.map(project),
     // Most test time is spent waiting on child processes, not on the CPU: more files at once than cores pays off.
     maxWorkers: 3,
     // Nearly every test starts a process; on a busy 2-core machine one can take seconds to start. A bound, not a speed test.
