@@ -1,9 +1,10 @@
 // The host's side of every configured server: each started over its own transport, its tools offered under one
 // qualified name each, a dead server restarted on its next use, and closeAll() leaving no process behind.
-import { Client, SdkError, SdkErrorCode, type CallToolResult, type Tool } from "@modelcontextprotocol/client";
+import type { CallToolResult, Client, Tool } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "./config.ts";
-import { assignNames, type Route } from "./names.ts";
-import { ServerTransport, upTo } from "./transport.ts";
+import { connect, exitReport, listTools, why } from "./connection.ts";
+import { routeTable, type Route } from "./names.ts";
+import { ServerTransport } from "./transport.ts";
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const RESTART_WINDOW_MS = 60_000;
@@ -23,24 +24,10 @@ export interface ManagerOptions {
 }
 
 interface Server {
-  config: ServerConfig;
-  state: State;
-  tools: Tool[];
-  lastError?: string;
-  client?: Client;
-  transport?: ServerTransport;
-  starting?: Promise<void>;
-  restartedAt?: number;
+  config: ServerConfig; state: State; tools: Tool[]; lastError?: string;
+  client?: Client; transport?: ServerTransport; starting?: Promise<void>; restartedAt?: number;
 }
 //#endregion
-
-/** Why a server stopped answering: its exit (or what the transport saw), and the last lines of its stderr. */
-async function why(transport: ServerTransport, error: unknown, timeoutMs: number): Promise<string> {
-  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return `no answer within ${timeoutMs} ms`;
-  const exit = transport.fault ?? (await upTo(transport.exited, 500)); // the pipe may close just before the exit is seen
-  const stderr = transport.stderrTail.length > 0 ? `; stderr: ${transport.stderrTail.join(" | ")}` : "";
-  return `${exit ?? (error as Error).message}${stderr}`;
-}
 
 export class McpManager {
   #servers = new Map<string, Server>();
@@ -74,33 +61,22 @@ export class McpManager {
     const { name, entry } = server.config;
     if (entry.type !== "stdio") return;
     const transport = new ServerTransport(name, entry, this.options.log ?? ((line) => console.error(line)));
-    const client = new Client({ name: "learn-mcp-manager", version: "0.1.0" });
-    client.setNotificationHandler("notifications/tools/list_changed", () => this.#refresh(server, client));
-    Object.assign(server, { state: "connecting", transport, client });
-    let step = "the handshake";
+    Object.assign(server, { state: "connecting", transport });
     try {
-      await client.connect(transport, { timeout: this.#timeoutMs });
-      step = "tools/list";
-      server.tools = await this.#listTools(client);
+      const { client, tools } = await connect(transport, this.#timeoutMs, (client) => this.#refresh(server, client));
+      client.onclose = () => this.#died(server, transport);
+      Object.assign(server, { state: "ready", client, tools, lastError: undefined });
     } catch (error) {
-      const reason = `${step} failed: ${await why(transport, error, this.#timeoutMs)}`;
       this.#stop(transport);
-      if (server.transport === transport) Object.assign(server, { state: "failed", tools: [], lastError: reason });
+      if (server.transport === transport) Object.assign(server, { state: "failed", tools: [], lastError: (error as Error).message });
       return;
     }
-    client.onclose = () => this.#died(server, transport);
-    Object.assign(server, { state: "ready", lastError: undefined });
     this.#reroute();
-  }
-
-  async #listTools(client: Client): Promise<Tool[]> {
-    // The SDK may keep a listing in its response cache; after list_changed only a fresh one is any use.
-    return (await client.listTools(undefined, { timeout: this.#timeoutMs, cacheMode: "refresh" })).tools;
   }
 
   async #refresh(server: Server, client: Client): Promise<void> {
     try {
-      server.tools = await this.#listTools(client);
+      server.tools = await listTools(client, this.#timeoutMs);
     } catch (error) {
       server.lastError = `tools/list after list_changed failed: ${(error as Error).message}`;
       return;
@@ -111,12 +87,10 @@ export class McpManager {
   //#endregion
 
   //#region route
+  // Rebuilt whenever a listing changes; a renamed tool is warned about once, not at every rebuild.
   #reroute(): void {
-    const listed = [...this.#servers.values()].flatMap((server) => server.tools.map((definition) => ({ server: server.config.name, tool: definition.name, definition })));
     const warn = (line: string) => !this.#warned.has(line) && this.#warned.add(line) && (this.options.warn ?? console.error)(`warning: ${line}`);
-    const routes = assignNames(listed, warn);
-    const definitions = new Map(listed.map((item) => [`${item.server}\0${item.tool}`, item.definition]));
-    this.#routes = new Map(routes.map((route) => [route.name, { ...route, definition: definitions.get(`${route.server}\0${route.tool}`)! }]));
+    this.#routes = routeTable([...this.#servers.values()].map(({ config, tools }) => ({ name: config.name, tools })), warn);
   }
 
   /** The tools to offer a model, under their qualified names; a failed server's tools are left out. */
@@ -140,7 +114,7 @@ export class McpManager {
       await this.#start(server); // restart on next use; the 60 s rule starts counting here
     } else if (server.state === "connecting") await server.starting;
     const { client, transport } = server;
-    if (server.state !== "ready" || !client || !transport) throw new Error(`server "${route.server}" is ${server.state}: ${server.lastError}`);
+    if (server.state !== "ready" || !client || !transport) throw new Error(`server "${route.server}" is ${server.state}${server.lastError ? `: ${server.lastError}` : ""}`);
     try {
       return (await client.callTool({ name: route.tool, arguments: args })) as CallToolResult;
     } catch (error) {
@@ -151,7 +125,7 @@ export class McpManager {
   #died(server: Server, transport: ServerTransport): void {
     if (server.transport !== transport || server.state === "closed") return; // one we ended ourselves
     const again = server.restartedAt !== undefined && this.#now() - server.restartedAt < RESTART_WINDOW_MS;
-    const reason = `${transport.fault ?? transport.exitReason}${transport.stderrTail.length > 0 ? `; stderr: ${transport.stderrTail.join(" | ")}` : ""}`;
+    const reason = exitReport(transport);
     Object.assign(server, { state: again ? "failed" : "exited", lastError: again ? `${reason} (again, within 60 s of its restart)` : reason });
   }
   //#endregion
@@ -162,6 +136,7 @@ export class McpManager {
     const server = this.#servers.get(name);
     if (server === undefined) throw new Error(`no server "${name}" is configured`);
     if (server.state === "unsupported") return this.#status(server);
+    await server.starting; // a start under way ends first, so that the new one is not mistaken for it
     if (server.transport) this.#stop(server.transport);
     server.restartedAt = undefined;
     await this.#start(server);

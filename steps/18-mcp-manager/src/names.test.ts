@@ -1,6 +1,6 @@
 // Qualified tool names: the characters and length a model API accepts, and collisions kept apart in a stable order.
 import { describe, expect, test } from "vitest";
-import { assignNames, qualifiedName } from "./names.ts";
+import { assignNames, qualifiedName, routeTable } from "./names.ts";
 
 describe("qualifiedName", () => {
   test("keeps letters, digits, _ and -, and turns everything else into _", () => {
@@ -51,5 +51,16 @@ describe("assignNames", () => {
   test("a suffixed name that another tool already has moves on to the next number", () => {
     const routes = assignNames([{ server: "s", tool: "a.b" }, { server: "s", tool: "a_b" }, { server: "s", tool: "a_b_2" }]);
     expect(routes.map((route) => route.name)).toEqual(["mcp__s__a_b", "mcp__s__a_b_2", "mcp__s__a_b_2_2"]);
+  });
+});
+
+test("routeTable leads each qualified name back to its server, the tool's original name and its definition", () => {
+  const table = routeTable([
+    { name: "a__b", tools: [{ name: "c", description: "c of a__b" }] },
+    { name: "a", tools: [{ name: "b__c", description: "b__c of a" }] },
+  ]);
+  expect(Object.fromEntries(table)).toEqual({
+    mcp__a__b__c: { name: "mcp__a__b__c", server: "a", tool: "b__c", definition: { name: "b__c", description: "b__c of a" } },
+    mcp__a__b__c_2: { name: "mcp__a__b__c_2", server: "a__b", tool: "c", definition: { name: "c", description: "c of a__b" } },
   });
 });

@@ -27,3 +27,10 @@ export function assignNames(tools: { server: string; tool: string }[], warn: (li
   });
 }
 //#endregion
+
+/** Qualified name → the server, the tool's original name and its definition, for every tool of `servers`. */
+export function routeTable<T extends { name: string }>(servers: { name: string; tools: T[] }[], warn?: (line: string) => void) {
+  const listed = servers.flatMap((server) => server.tools.map((definition) => ({ server: server.name, tool: definition.name, definition })));
+  const definitions = new Map(listed.map((item) => [`${item.server}\0${item.tool}`, item.definition]));
+  return new Map(assignNames(listed, warn).map((route) => [route.name, { ...route, definition: definitions.get(`${route.server}\0${route.tool}`)! }]));
+}
