@@ -26,7 +26,6 @@ export function assignNames(tools: { server: string; tool: string }[], warn: (li
     return { name, server, tool };
   });
 }
-//#endregion
 
 /** Qualified name → the server, the tool's original name and its definition, for every tool of `servers`. */
 export function routeTable<T extends { name: string }>(servers: { name: string; tools: T[] }[], warn?: (line: string) => void) {
@@ -34,3 +33,4 @@ export function routeTable<T extends { name: string }>(servers: { name: string; 
   const definitions = new Map(listed.map((item) => [`${item.server}\0${item.tool}`, item.definition]));
   return new Map(assignNames(listed, warn).map((route) => [route.name, { ...route, definition: definitions.get(`${route.server}\0${route.tool}`)! }]));
 }
+//#endregion
