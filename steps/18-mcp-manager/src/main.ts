@@ -31,10 +31,11 @@ writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({
 //#endregion
 
 //#region run
-// 10 s, not the default 15: short enough to wait for the silent server, long enough for a TypeScript server on a busy machine.
+// The servers write to stderr at the same time: their lines are kept and printed at the end, grouped by server.
 const stderr: string[] = [];
 const { servers } = loadConfig({ project });
 let changed = () => {};
+// 10 s, not the default 15: short enough to wait for the silent server, long enough for a TypeScript server on a busy machine.
 const manager = new McpManager(servers, { timeoutMs: 10_000, log: (line) => stderr.push(line), onToolsChanged: () => changed() });
 await manager.connectAll();
 for (const { name, state, tools, lastError } of manager.status()) {
@@ -63,7 +64,7 @@ const groups = manager.processGroups();
 await manager.closeAll();
 const left = leftInGroups(groups);
 console.log(`\ncloseAll: ${left.length === 0 ? `no process left in the ${groups.length} process groups` : `${left.length} processes left!`}`);
-// Sorted by server, each server's lines in the order they came: the servers wrote them at the same time.
+// Sorted by server (the sort is stable), each server's lines in the order they came.
 const server = (line: string) => line.slice(0, line.indexOf("]"));
 stderr.sort((a, b) => server(a).localeCompare(server(b)));
 console.log(`\nwhat the servers wrote to stderr, as the host printed it:\n  ${stderr.join("\n  ")}`);
