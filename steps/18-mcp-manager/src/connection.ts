@@ -12,6 +12,8 @@ export function exitReport(transport: ServerTransport, exit = transport.exitReas
 /** Why a request to the server failed: a timeout, the server's exit, or the error itself. */
 export async function why(transport: ServerTransport, error: unknown, timeoutMs: number): Promise<string> {
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return `no answer within ${timeoutMs} ms`;
+  const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
+  if (!closed && transport.exitReason === undefined) return (error as Error).message; // the server answered with an error
   const exit = await upTo(transport.exited, 500); // the pipe may close a moment before the exit is seen
   return exitReport(transport, exit ?? (error as Error).message);
 }

@@ -28,8 +28,8 @@ describe("a manager with good and bad servers", () => {
 
   test("each bad server is reported with its reason, and the good ones are ready", () => {
     expect(manager.status()).toEqual([
-      { name: "a", state: "ready", tools: 6 },
-      { name: "a__b", state: "ready", tools: 4 },
+      { name: "a", state: "ready", tools: 7 },
+      { name: "a__b", state: "ready", tools: 5 },
       { name: "exits", state: "failed", tools: 0, lastError: "the handshake failed: exited with code 3; stderr: missing API key" },
       { name: "hangs", state: "failed", tools: 0, lastError: "the handshake failed: no answer within 5000 ms" },
       { name: "floods", state: "failed", tools: 0, lastError: "the handshake failed: wrote a line of more than 16777216 bytes to stdout" },
@@ -40,8 +40,8 @@ describe("a manager with good and bad servers", () => {
 
   test("colliding names are all offered, numbered in server then tool order, with a warning", () => {
     expect(manager.tools().map((tool) => tool.name)).toEqual([
-      "mcp__a__b__c", "mcp__a__crash", "mcp__a__read_file", "mcp__a__read_file_2", "mcp__a__setting", "mcp__a__unlock",
-      "mcp__a__b__c_2", "mcp__a__b__crash", "mcp__a__b__setting", "mcp__a__b__unlock",
+      "mcp__a__b__c", "mcp__a__crash", "mcp__a__noise", "mcp__a__read_file", "mcp__a__read_file_2", "mcp__a__setting", "mcp__a__unlock",
+      "mcp__a__b__c_2", "mcp__a__b__crash", "mcp__a__b__noise", "mcp__a__b__setting", "mcp__a__b__unlock",
     ]);
     expect(warnings).toEqual([
       'warning: tool "read_file" of server "a" is offered as mcp__a__read_file_2: mcp__a__read_file is taken',
@@ -68,7 +68,12 @@ describe("a manager with good and bad servers", () => {
 
   test("each stderr line is printed with its server's name", () => {
     expect(lines).toContain("[exits] missing API key");
-    expect(lines).toContain("[a] a ready with 6 tools");
+    expect(lines).toContain("[a] a ready with 7 tools");
+  });
+
+  test("a stdout line that is not JSON is shown with the server's name and skipped, and the call still answers", async () => {
+    expect(text(await manager.callTool("mcp__a__noise"))).toBe("noisy");
+    expect(lines).toContain("[a] stdout line that is not JSON, skipped: debug: this line is not JSON");
   });
 
   test("notifications/tools/list_changed brings the new tool under its qualified name", async () => {
@@ -77,7 +82,7 @@ describe("a manager with good and bad servers", () => {
     expect(await refreshed).toBe("a__b");
     expect(manager.tools().map((tool) => tool.name)).toContain("mcp__a__b__secret");
     expect(text(await manager.callTool("mcp__a__b__secret"))).toBe("a__b:secret");
-    expect(manager.status().find((server) => server.name === "a__b")?.tools).toBe(5);
+    expect(manager.status().find((server) => server.name === "a__b")?.tools).toBe(6);
   });
 });
 
@@ -87,8 +92,8 @@ test("a server that dies is restarted on its next use, and marked failed when it
   const state = () => manager.status()[0];
   try {
     await manager.connectAll();
-    await expect(manager.callTool("mcp__v__crash")).rejects.toThrow('tools/call "crash" on server "v" failed: exited with code 7; stderr: v ready with 4 tools | crashing on purpose');
-    expect(state()).toMatchObject({ state: "exited", lastError: "exited with code 7; stderr: v ready with 4 tools | crashing on purpose" });
+    await expect(manager.callTool("mcp__v__crash")).rejects.toThrow('tools/call "crash" on server "v" failed: exited with code 7; stderr: v ready with 5 tools | crashing on purpose');
+    expect(state()).toMatchObject({ state: "exited", lastError: "exited with code 7; stderr: v ready with 5 tools | crashing on purpose" });
     expect(text(await manager.callTool("mcp__v__x"))).toBe("v:x"); // restarted here, at `clock`
     clock += 61_000;
     await expect(manager.callTool("mcp__v__crash")).rejects.toThrow("exited with code 7");
@@ -99,7 +104,7 @@ test("a server that dies is restarted on its next use, and marked failed when it
     expect(state()).toMatchObject({ state: "failed", lastError: expect.stringMatching(/\(again, within 60 s of its restart\)$/) });
     await expect(manager.callTool("mcp__v__x")).rejects.toThrow(/^server "v" is failed: exited with code 7; .*within 60 s/);
     expect(manager.tools()).toEqual([]);
-    expect(await manager.reconnect("v")).toEqual({ name: "v", state: "ready", tools: 4 });
+    expect(await manager.reconnect("v")).toEqual({ name: "v", state: "ready", tools: 5 });
     expect(text(await manager.callTool("mcp__v__x"))).toBe("v:x");
   } finally {
     await manager.closeAll();
