@@ -28,6 +28,7 @@ export async function listTools(client: Client, timeoutMs: number): Promise<Tool
 export async function connect(transport: ServerTransport, timeoutMs: number, onListChanged: (client: Client) => void) {
   const client = new Client({ name: "learn-mcp-manager", version: "0.1.0" });
   client.setNotificationHandler("notifications/tools/list_changed", () => onListChanged(client));
+  client.onerror = (error) => transport.log(`[${transport.name}] ${error.message}`); // e.g. a message of the wrong shape
   let step = "the handshake";
   try {
     await client.connect(transport, { timeout: timeoutMs });

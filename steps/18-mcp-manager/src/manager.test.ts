@@ -71,9 +71,11 @@ describe("a manager with good and bad servers", () => {
     expect(lines).toContain("[a] a ready with 7 tools");
   });
 
-  test("a stdout line that is not JSON is shown with the server's name and skipped, and the call still answers", async () => {
+  test("a stdout line that is not JSON, or an answer to no request, is shown with the server's name, and the call still answers", async () => {
     expect(text(await manager.callTool("mcp__a__noise"))).toBe("noisy");
     expect(lines).toContain("[a] stdout line that is not JSON, skipped: debug: this line is not JSON");
+    // A message of the wrong kind reaches the Client, whose complaint goes to the same place.
+    expect(lines).toContain('[a] Received a response for an unknown message ID: {"jsonrpc":"2.0","id":999999,"result":{}}');
   });
 
   test("notifications/tools/list_changed brings the new tool under its qualified name", async () => {
