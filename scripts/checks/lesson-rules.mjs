@@ -7,8 +7,9 @@ import { closure, isCode } from "./closure.mjs";
 
 export const MEDIAN_ADDED_LINES = 180;
 export const OVERSIZED_ADDED_LINES = 250;
-// Each issue that adds steps may let two of its steps run long, with a reason; issue 6 cut steps 01-16.
-export const OVERSIZED_STEPS_ALLOWED = 2;
+// Each issue that adds steps may let two of its steps run long, with a reason; issue 6 cut steps 01-16, and issue 7
+// (steps 17 on) brings its own two.
+export const OVERSIZED_STEPS_ALLOWED = 4;
 const LESSON_KEYS = new Set(["title", "changes", "programs", "reason", "flags"]);
 
 const isPlainPath = (rel) => typeof rel === "string" && path.posix.normalize(rel) === rel && !/^(\.\.)?\//.test(rel);
