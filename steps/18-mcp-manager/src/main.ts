@@ -41,7 +41,9 @@ await manager.connectAll();
 for (const { name, state, tools, lastError } of manager.status()) {
   console.log(`${name.padEnd(12)} ${state.padEnd(12)} ${String(tools).padStart(2)} tools${lastError ? `  ${lastError}` : ""}`);
 }
-console.log(`\ntools offered:\n  ${manager.tools().map((tool) => tool.name).join("\n  ")}`);
+const offered = new Set(manager.tools().map((tool) => tool.name));
+const routes = manager.routes().filter((route) => offered.has(route.name));
+console.log(`\ntools offered, and where each call goes:\n  ${routes.map(({ name, server, tool }) => `${name.padEnd(26)} -> ${server} / ${tool}`).join("\n  ")}`);
 
 const show = async (name: string, args: Record<string, unknown> = {}) => {
   const result = await manager.callTool(name, args);

@@ -93,6 +93,11 @@ export class McpManager {
     this.#routes = routeTable([...this.#servers.values()].map(({ config, tools }) => ({ name: config.name, tools })), warn);
   }
 
+  /** Every tool's route: its qualified name, its server and its own name there, for a user who names tools by server. */
+  routes(): Route[] {
+    return [...this.#routes.values()].map(({ name, server, tool }) => ({ name, server, tool }));
+  }
+
   /** The tools to offer a model, under their qualified names; a failed server's tools are left out. */
   tools(): Tool[] {
     const usable = (route: Route) => ["ready", "exited"].includes(this.#servers.get(route.server)!.state);
