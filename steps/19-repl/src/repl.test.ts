@@ -87,8 +87,10 @@ test("prints 42 for the seed lesson's /mcp call demo add, against the hand-writt
   const sandbox = path.join(root, "sandbox");
   mkdirSync(sandbox);
   const folder = project("seed", { demo: { command: process.execPath, args: ["--import", tsx, roleProgram("hand-written server"), sandbox] } });
-  const { status, stdout } = runRepl(["--project", folder], ['/mcp call demo add {"a":2,"b":40}']);
+  const { status, stdout } = runRepl(["--project", folder], ['/mcp call demo add {"a":2,"b":40}', '/mcp call demo echo { "message":  "two  spaces" }']);
   expect(stdout).toContain('> /mcp call demo add {"a":2,"b":40}\n42\n');
+  // The arguments are taken as typed: the spaces inside the JSON string survive.
+  expect(stdout).toContain('> /mcp call demo echo { "message":  "two  spaces" }\ntwo  spaces\n');
   expect(status).toBe(0);
 });
 

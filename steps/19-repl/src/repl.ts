@@ -65,12 +65,13 @@ async function call(manager: McpManager, server: string, tool: string, json: str
 
 /** The answer to one line: what to print. Throws with a message to print for anything wrong. */
 async function answer(manager: McpManager, line: string): Promise<string> {
-  const [command, sub, server, tool, ...rest] = line.split(/\s+/);
+  // Four words, then the arguments as typed: JSON keeps its own spaces.
+  const [, command, sub, server, tool, json] = /^(\S+)(?:\s+(\S+))?(?:\s+(\S+))?(?:\s+(\S+))?(?:\s+(.*))?$/.exec(line) ?? [];
   if (command === "/help" && sub === undefined) return HELP.join("\n");
   if (command !== "/mcp") throw new Error(`unknown command: ${line}; try /help`);
   if (sub === undefined) return manager.status().map(statusLine).join("\n") || "no servers configured";
   if (sub === "tools" && tool === undefined) return tools(manager, server);
-  if (sub === "call" && server && tool) return call(manager, server, tool, rest.join(" ") || "{}");
+  if (sub === "call" && server && tool) return call(manager, server, tool, json ?? "{}");
   if (sub === "reconnect" && server && tool === undefined) return statusLine(await manager.reconnect(server));
   throw new Error(`bad /mcp command: ${line}; try /help`);
 }
