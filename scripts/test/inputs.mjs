@@ -83,7 +83,9 @@ export function packageView(text, reached) {
   for (const field of DEPENDENCY_FIELDS) {
     const dependencies = rest[field];
     if (dependencies === null || typeof dependencies !== "object") continue;
-    rest[field] = Object.fromEntries(Object.entries(dependencies).filter(([dependency]) => named(dependency)));
+    const kept = Object.entries(dependencies).filter(([dependency]) => named(dependency));
+    if (kept.length > 0) rest[field] = Object.fromEntries(kept);
+    else delete rest[field]; // none named: the same as a package.json without the field
   }
   return JSON.stringify(rest, null, 2);
 }

@@ -93,6 +93,13 @@ describe("selectTests", () => {
     expect(verdicts(root)["steps/02-b/src/server.test.ts"]).toBe("package.json changed");
   });
 
+  it("treats a dependency field the test names nothing of like one that is not there", () => {
+    const root = makeRoot(SERVER_FILES);
+    const withDependencies = JSON.stringify({ name: "@learn-mcp/02-b", private: true, dependencies: { zod: "catalog:" }, devDependencies: { vitest: "catalog:" } });
+    write(root, "steps/02-b/package.json", `${withDependencies}\n`);
+    expect(verdicts(root)["steps/02-b/src/server.test.ts"]).toBe("same as steps/01-a/src/server.test.ts");
+  });
+
   it("counts a dependency as named by any quoted specifier in what the test reaches", () => {
     const root = makeRoot({ ...SERVER_FILES, "src/server.test.ts": `${SERVER_TEST}import.meta.resolve('tsx/esm');\n` });
     write(root, "steps/02-b/package.json", pkg("02-b", { vitest: "catalog:", tsx: "catalog:", "tsx-extra": "catalog:" }));
