@@ -39,14 +39,6 @@ describe.each(["legacy", "modern"])("the Inspector CLI, %s era", (era) => {
     expect(output.result.tools.map((tool: { name: string }) => tool.name)).toEqual(["add", "echo", "read_file", "list_files", "write_file", "sample_media"]);
   });
 
-  it("calls add; only a modern result names the server in its _meta", async () => {
-    const { status, output } = await inspector(era, "tools/call", "--tool-name", "add", "--tool-args-json", '{"a":2,"b":40}');
-    expect(status).toBe(0);
-    expect(output.result.content).toEqual([{ type: "text", text: "42" }]);
-    const serverInfo = output.result._meta?.["io.modelcontextprotocol/serverInfo"];
-    expect(serverInfo).toEqual(era === "modern" ? { name: "learn-mcp-sdk", version: "0.1.0" } : undefined);
-  });
-
   it("takes every content type sample_media returns", async () => {
     const { status, output } = await inspector(era, "tools/call", "--tool-name", "sample_media", "--tool-args-json", "{}");
     expect(status).toBe(0);
