@@ -43,7 +43,8 @@ for (const { name, state, tools, lastError } of manager.status()) {
 }
 const offered = new Set(manager.tools().map((tool) => tool.name));
 const routes = manager.routes().filter((route) => offered.has(route.name));
-console.log(`\ntools offered, and where each call goes:\n  ${routes.map(({ name, server, tool }) => `${name.padEnd(26)} -> ${server} / ${tool}`).join("\n  ")}`);
+const width = Math.max(...routes.map(({ name }) => name.length));
+console.log(`\ntools offered, and where each call goes:\n  ${routes.map(({ name, server, tool }) => `${name.padEnd(width)} -> ${server} / ${tool}`).join("\n  ")}`);
 
 const show = async (name: string, args: Record<string, unknown> = {}) => {
   const result = await manager.callTool(name, args);
