@@ -39,6 +39,9 @@ export function rulesFor(root = REPO_ROOT) {
     // A unit right after the number is what makes it a duration: "port 3000" and "2 steps" have none.
     { name: "duration", regexp: /(?<![\w.])\d+(?:\.\d+)?\s?(ms|s)\b/g, replacement: "<n> $1" },
     { name: "process id", regexp: /\bpid(\s*[=:]?\s*)\d+\b/gi, replacement: "pid$1<pid>" },
+    // A server that listens on port 0 gets a free port from the system: five digits everywhere (32768 up on Linux,
+    // 49152 up on macOS and Windows). A port chosen by hand, such as 3000 or 9000, is part of the text.
+    { name: "free loopback port", regexp: /\b(127\.0\.0\.1|localhost):\d{5}\b/g, replacement: "$1:<port>" },
   ];
 }
 

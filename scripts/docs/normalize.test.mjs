@@ -19,12 +19,15 @@ describe("normalize", () => {
     ["'/tmp/learn-mcp-abc123/sub/notes.txt'", "'<tmp>/sub/notes.txt'"],
     [`${REPO_ROOT}/steps/01-a-step/src/main.ts:12`, "./steps/01-a-step/src/main.ts:12"],
     [`cwd ${REPO_ROOT}`, "cwd ."],
+    ["POST http://127.0.0.1:45701/v1/messages", "POST http://127.0.0.1:<port>/v1/messages"],
+    ["listening on http://localhost:61234/mcp", "listening on http://localhost:<port>/mcp"],
   ])("rewrites %j", (input, expected) => {
     expect(normalize(input)).toBe(expected);
   });
 
   it.each([
     "listening on port 3000",
+    "ws://127.0.0.1:9000",
     "the answer is 42",
     "2 steps, 3 sums",
     "version 1.2.3",
@@ -55,6 +58,7 @@ describe("normalize", () => {
       "ISO-8601 timestamp",
       "duration",
       "process id",
+      "free loopback port",
     ]);
     for (const rule of rules) expect(rule.regexp).toBeInstanceOf(RegExp);
   });

@@ -13,7 +13,7 @@ const USAGE = `Usage:
   node steps/run.mjs N --diff          show what step N changes, as a unified diff (source first, then tests)
   node steps/run.mjs N --stat          the same, as changed files with line counts
   node steps/run.mjs N --diff --no-tests   the same without the tests
-  node steps/run.mjs N --wire          run step N's demo and print every JSON-RPC message on its pipes`;
+  node steps/run.mjs N --wire          run step N's demo and print every JSON-RPC message on its pipes and every HTTP exchange`;
 
 class UsageError extends Error {}
 

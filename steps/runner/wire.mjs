@@ -1,9 +1,11 @@
 // Preloaded (--import, and through NODE_OPTIONS into every Node process below the demo) by `run.mjs N --wire`:
-// reports each line on a child's stdin/stdout by wrapping write, end and push, never by adding listeners.
+// reports each line on a child's stdin/stdout by wrapping write, end and push, never by adding listeners, and each
+// HTTP exchange made with fetch (wire-http.mjs).
 import { ChildProcess } from "node:child_process";
 import { openSync, writeSync } from "node:fs";
 import { basename } from "node:path";
 import { describeLine, LineFramer } from "./wire-format.mjs";
+import { tapFetch } from "./wire-http.mjs";
 
 // MCP_WIRE_LOG: the file every process appends to. MCP_WIRE_LABEL: this process's own label, set by its parent's tap.
 const logPath = process.env.MCP_WIRE_LOG;
@@ -96,6 +98,9 @@ function install() {
     tapChild(this, label);
     return result;
   };
+  if (typeof globalThis.fetch === "function") {
+    globalThis.fetch = tapFetch(globalThis.fetch, (direction, label, text) => log(`${direction} [${label}] ${text}\n`), ownLabel);
+  }
 }
 
 // Loaded both by --import and NODE_OPTIONS in the demo: patch once.

@@ -1,0 +1,70 @@
+// Step 20 demo: one prompt through the agent loop. The project's server is chapter 09's hand-written server (through
+// the role table); the model is the scripted stand-in on 127.0.0.1, driven by the real Anthropic SDK client.
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import Anthropic from "@anthropic-ai/sdk";
+import { Agent } from "./agent.ts";
+import { loadConfig } from "./config.ts";
+import { McpManager } from "./manager.ts";
+import { leftInGroups } from "./processes.ts";
+import { roleProgram } from "./roles.ts";
+import { loadScenario } from "./scenario.ts";
+import { startScriptedModel } from "./scripted-model.ts";
+
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-20-")));
+process.on("exit", () => rmSync(root, { recursive: true, force: true }));
+const [project, sandbox] = [path.join(root, "project"), path.join(root, "sandbox")];
+mkdirSync(project);
+mkdirSync(sandbox);
+const server = roleProgram("hand-written server");
+writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({
+  mcpServers: { demo: { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), server, sandbox] } },
+}));
+
+//#region demo
+const scenario = fileURLToPath(new URL("./scenarios/add.json", import.meta.url));
+const model = await startScriptedModel(loadScenario(scenario));
+// The SDK needs a key to send; the stand-in only checks that one is there.
+const client = new Anthropic({ apiKey: "the-scripted-model-takes-any-key", baseURL: model.url, maxRetries: 0 });
+const manager = new McpManager(loadConfig({ project }).servers);
+
+let speaking = false; // inside a line of the model's streamed text
+const say = (line: string) => {
+  console.log(`${speaking ? "\n" : ""}${line}`);
+  speaking = false;
+};
+const agent = new Agent(client, manager, {
+  model: "claude-sonnet-5-5",
+  onText: (delta) => {
+    process.stdout.write(speaking ? delta : `model: ${delta}`);
+    speaking = true;
+  },
+  onToolCall: ({ name, input }) => say(`host:  calls ${name} ${JSON.stringify(input)}`),
+  onToolResult: ({ content, is_error }) =>
+    say(`host:  ${is_error ? "error" : "result"} ${JSON.stringify(content)}`),
+});
+
+const prompt = "Use the add tool to compute 17 + 25.";
+say(`model: the scripted stand-in at ${model.url}, playing ${path.basename(scenario)}`);
+say(`servers running before the first message: ${manager.processGroups().length}`);
+say(`user:  ${prompt}`);
+try {
+  const { message, rounds } = await agent.send(prompt);
+  say(`(the model ended with stop_reason "${message.stop_reason}" after ${rounds} requests)`);
+} catch (error) {
+  // An API error carries the server's own explanation in its body: show that, not the raw JSON.
+  const body = error instanceof Anthropic.APIError ? (error.error as { error?: { message?: string } } | undefined) : undefined;
+  say(`agent: ${body?.error?.message ?? (error as Error).message}`);
+  process.exitCode = 1;
+} finally {
+  const groups = manager.processGroups();
+  await Promise.all([manager.closeAll(), model.close()]);
+  const left = leftInGroups(groups);
+  say(left.length === 0 ? "every server closed, no process left" : `${left.length} processes are left: ${left.join(", ")}`);
+}
+const played = model.failures.length === 0 && model.playedAll();
+say(`scripted model: ${model.played()}${played ? ", every request as the script expects" : ""}`);
+if (!played) process.exitCode = 1;
+//#endregion
