@@ -118,6 +118,17 @@ describe("check-steps.mjs", () => {
     expect(check(root).output).toContain("check-steps: 2 steps, 0 errors");
   });
 
+  it("accepts only known runner flags, each named as a literal in main.ts", () => {
+    const root = makeRoot();
+    const files = ["src/main.ts", "src/server.ts", "src/tools.ts"];
+    write(root, "steps/02-sum/lesson.json", lesson("sum", files, { flags: ["--live", "--fast"] }));
+    expect(check(root).output).toContain("error: steps/02-sum/lesson.json: flags must be an array of --live");
+    write(root, "steps/02-sum/lesson.json", lesson("sum", files, { flags: ["--live"] }));
+    expect(check(root).output).toContain('error: steps/02-sum/lesson.json: flags: "--live" is not named as a literal in src/main.ts, so the demo ignores it');
+    write(root, "steps/02-sum/src/main.ts", 'if (process.argv.includes("--live")) console.log("live");\n');
+    expect(check(root).output).toContain("check-steps: 2 steps, 0 errors");
+  });
+
   it("reports a source file that neither main.ts, server.ts nor a program reaches", () => {
     const root = makeRoot();
     write(root, "steps/02-sum/src/server.ts", "export const server = 1;\n");

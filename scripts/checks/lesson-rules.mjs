@@ -11,6 +11,8 @@ export const OVERSIZED_ADDED_LINES = 250;
 // (steps 17 on) brings its own two.
 export const OVERSIZED_STEPS_ALLOWED = 4;
 const LESSON_KEYS = new Set(["title", "changes", "programs", "reason", "flags"]);
+// The runner flags a step may declare (steps/runner/cli.mjs STEP_FLAGS); its demo receives them.
+const STEP_FLAGS = ["--live"];
 
 const isPlainPath = (rel) => typeof rel === "string" && path.posix.normalize(rel) === rel && !/^(\.\.)?\//.test(rel);
 
@@ -35,6 +37,7 @@ export function checkLesson(step, errors) {
     errors.push(`${where}: reason must be a sentence`);
   }
   checkPrograms(step, lists.programs, errors);
+  checkFlags(step, lesson.flags, errors);
   return { ...lesson, ...lists };
 }
 
@@ -49,6 +52,15 @@ function checkPrograms(step, programs, errors) {
       errors.push(`${where} is not named as the literal "${literal}" in src/main.ts`);
     }
   }
+}
+
+// A declared flag is handled by the demo: main.ts names it as a literal.
+function checkFlags(step, flags, errors) {
+  if (flags === undefined) return;
+  const where = `steps/${step.name}/lesson.json: flags`;
+  if (!Array.isArray(flags) || !flags.every((flag) => STEP_FLAGS.includes(flag))) return errors.push(`${where} must be an array of ${STEP_FLAGS.join(", ")}`);
+  const main = readStepFile(step.dir, "src/main.ts") ?? "";
+  for (const flag of flags.filter((flag) => !main.includes(`"${flag}"`))) errors.push(`${where}: "${flag}" is not named as a literal in src/main.ts, so the demo ignores it`);
 }
 
 /** Every non-test source file must be imported, directly or not, by main.ts, server.ts or a listed program. */

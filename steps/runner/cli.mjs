@@ -5,7 +5,9 @@ import { join } from "node:path";
 import { findStep, hasNodeModules, listSteps, previousStep, resolveTsxLoader, stepsDir } from "./steps.mjs";
 
 const INSTALL = "npx -y pnpm@10.34.9 install";
-const FLAGS = new Set(["--list", "--diff", "--stat", "--no-tests", "--wire", "--help", "-h"]);
+const FLAGS = new Set(["--list", "--diff", "--stat", "--no-tests", "--wire", "--live", "--help", "-h"]);
+// Flags only some steps take: a step declares each one in its lesson.json "flags", and its demo receives it.
+const STEP_FLAGS = ["--live"];
 
 const USAGE = `Usage:
   node steps/run.mjs [--list]          list the chapters
@@ -13,7 +15,8 @@ const USAGE = `Usage:
   node steps/run.mjs N --diff          show what step N changes, as a unified diff (source first, then tests)
   node steps/run.mjs N --stat          the same, as changed files with line counts
   node steps/run.mjs N --diff --no-tests   the same without the tests
-  node steps/run.mjs N --wire          run step N's demo and print every JSON-RPC message on its pipes and every HTTP exchange`;
+  node steps/run.mjs N --wire          run step N's demo and print every JSON-RPC message on its pipes and every HTTP exchange
+  node steps/run.mjs N --live ["prompt"]   run step N's demo against the real model API (steps that declare --live)`;
 
 class UsageError extends Error {}
 
@@ -39,17 +42,23 @@ function parseArgs(argv) {
     else if (arg.startsWith("-")) throw new UsageError(`Unknown option ${arg}.`);
     else positionals.push(arg);
   }
-  if (positionals.length > 1) throw new UsageError(`Expected one step number, got: ${positionals.join(" ")}.`);
-  if (flags.has("--wire") && (flags.has("--diff") || flags.has("--stat"))) {
-    throw new UsageError("--wire runs the demo; it cannot be combined with --diff or --stat.");
+  // With --live, a second word is the prompt: node steps/run.mjs 21 --live "What is 2 + 40?"
+  const [stepArg, prompt, ...extra] = positionals;
+  if (extra.length > 0 || (prompt !== undefined && !flags.has("--live"))) {
+    throw new UsageError(`Expected one step number${flags.has("--live") ? " and one prompt" : ""}, got: ${positionals.join(" ")}.`);
+  }
+  for (const runs of ["--wire", "--live"]) {
+    if (flags.has(runs) && (flags.has("--diff") || flags.has("--stat"))) {
+      throw new UsageError(`${runs} runs the demo; it cannot be combined with --diff or --stat.`);
+    }
   }
   if (flags.has("--no-tests") && !flags.has("--diff") && !flags.has("--stat")) {
     throw new UsageError("--no-tests goes with --diff or --stat.");
   }
-  return { flags, stepArg: positionals[0] };
+  return { flags, stepArg, prompt };
 }
 
-async function dispatch({ flags, stepArg }) {
+async function dispatch({ flags, stepArg, prompt }) {
   if (flags.has("--help") || flags.has("-h")) {
     console.log(USAGE);
     return 0;
@@ -69,7 +78,20 @@ async function dispatch({ flags, stepArg }) {
   if (flags.has("--diff") || flags.has("--stat")) {
     return showDiff(previousStep(steps, step), step, { statOnly: flags.has("--stat"), tests: !flags.has("--no-tests") });
   }
-  return runStep(step, flags.has("--wire"));
+  const demoArgs = stepFlags(steps, step, flags);
+  if (prompt !== undefined) demoArgs.push(prompt);
+  return runStep(step, flags.has("--wire"), demoArgs);
+}
+
+/** The step-declared flags given, checked against the step's lesson.json; they are passed on to its demo. */
+function stepFlags(steps, step, flags) {
+  const given = STEP_FLAGS.filter((flag) => flags.has(flag));
+  for (const flag of given) {
+    if (step.lesson.flags?.includes(flag)) continue;
+    const takers = steps.filter((other) => other.lesson.flags?.includes(flag)).map((other) => other.id);
+    throw new UsageError(`Step ${step.id} does not take ${flag}; ${takers.length > 0 ? `steps that do: ${takers.join(", ")}` : "no step does"}.`);
+  }
+  return given;
 }
 
 async function showDiff(before, after, options) {
@@ -84,7 +106,7 @@ async function showDiff(before, after, options) {
   return 0;
 }
 
-async function runStep(step, wire) {
+async function runStep(step, wire, demoArgs) {
   requireInstall();
   const tsxLoader = resolveTsxLoader(step);
   if (!tsxLoader) return missing(`tsx (looked for it from steps/${step.folder})`);
@@ -93,7 +115,7 @@ async function runStep(step, wire) {
     return 1;
   }
   const { runDemo } = await import("./run-demo.mjs");
-  return runDemo(step, { tsxLoader, wire });
+  return runDemo(step, { tsxLoader, wire, demoArgs });
 }
 
 function requireInstall() {

@@ -18,9 +18,9 @@ function demoEnv(wireLog) {
   return { ...env, NODE_OPTIONS: nodeOptions, MCP_WIRE_LOG: wireLog.path };
 }
 
-function startDemo(step, tsxLoader, wireLog) {
+function startDemo(step, tsxLoader, wireLog, demoArgs) {
   const preload = wireLog ? ["--import", wirePreload] : [];
-  return spawn(process.execPath, ["--import", demoPreload, ...preload, "--import", tsxLoader, "src/main.ts"], {
+  return spawn(process.execPath, ["--import", demoPreload, ...preload, "--import", tsxLoader, "src/main.ts", ...demoArgs], {
     cwd: step.dir,
     stdio: ["inherit", wireLog ? wireLog.appendFd : "inherit", "inherit"],
     env: demoEnv(wireLog),
@@ -53,9 +53,9 @@ function waitForDemo(demo, step) {
 }
 
 /** Runs the demo to the end and returns the status the runner should exit with. */
-export async function runDemo(step, { tsxLoader, wire }) {
+export async function runDemo(step, { tsxLoader, wire, demoArgs = [] }) {
   const wireLog = wire ? openWireLog() : undefined;
-  const demo = startDemo(step, tsxLoader, wireLog);
+  const demo = startDemo(step, tsxLoader, wireLog, demoArgs);
   wireLog?.closeAppend(); // The demo holds its own copy; ours would only keep the file open.
   const status = await waitForDemo(demo, step);
   if (wireLog && !wireLog.finish() && status === 0) {

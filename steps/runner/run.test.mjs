@@ -71,6 +71,31 @@ describe("running a demo", () => {
   }, 30_000);
 });
 
+describe("flags a step declares", () => {
+  // Step 02 declares --live in its lesson.json; its demo prints the arguments it was given.
+  const printsArgs = 'console.log(JSON.stringify(process.argv.slice(2)));\n';
+  const stepsDir = () =>
+    fixtureSteps({
+      "01-plain": { "lesson.json": '{"title":"plain"}', "src/main.ts": printsArgs },
+      "02-live": { "lesson.json": '{"title":"live","flags":["--live"]}', "src/main.ts": printsArgs },
+    });
+
+  test("--live and its prompt reach the demo of a step that declares it", async () => {
+    const dir = stepsDir();
+    expect(await run(["2", "--live", "What is 2 + 40?"], { stepsDir: dir })).toEqual({ status: 0, stdout: '["--live","What is 2 + 40?"]\n', stderr: "" });
+    expect((await run(["2", "--live"], { stepsDir: dir })).stdout).toBe('["--live"]\n');
+    expect((await run(["2"], { stepsDir: dir })).stdout).toBe("[]\n");
+  });
+
+  test("--live on a step that does not declare it, a prompt without --live, and --live with --diff are usage errors", async () => {
+    const dir = stepsDir();
+    const notDeclared = await run(["1", "--live"], { stepsDir: dir });
+    expect([notDeclared.status, notDeclared.stdout, notDeclared.stderr.split("\n")[0]]).toEqual([2, "", "Step 01 does not take --live; steps that do: 02."]);
+    expect((await run(["2", "a prompt"], { stepsDir: dir })).stderr).toContain("Expected one step number, got: 2 a prompt.");
+    expect((await run(["2", "--live", "--diff"], { stepsDir: dir })).stderr).toContain("--live runs the demo; it cannot be combined with --diff or --stat.");
+  });
+});
+
 describe("--diff and --stat", () => {
   const framing = readFileSync(join(repoRoot, "steps", step01, "src", "framing.ts"), "utf8");
 
