@@ -31,20 +31,23 @@ export function hostConfigs(name, entry) {
   const servers = { [name]: entry };
   return [
     {
-      host: "Claude Code, project scope (shared through git)",
-      where: ".mcp.json at the project's root",
-      text: json({ mcpServers: servers }),
-      notes: ["Variables are written ${NAME} or ${NAME:-default}, in command, args, env, url and headers."],
+      host: "Claude Code, from its command line",
+      where: "a shell in your project; with no --scope it is local: this project, on this machine only (kept in ~/.claude.json)",
+      text: ["claude", "mcp", "add", name, "--", entry.command, ...entry.args].map(shellWord).join(" "),
+      notes: ["Local scope suits paths that are true on one machine only. Check it with: claude mcp list"],
     },
     {
-      host: "Claude Code, from its command line",
-      where: "a shell in the project (--scope local, the default, writes ~/.claude.json; project writes .mcp.json; user is every project)",
-      text: ["claude", "mcp", "add", "--scope", "project", name, "--", entry.command, ...entry.args].map(shellWord).join(" "),
-      notes: ["Check it with: claude mcp list"],
+      host: "Claude Code, project scope",
+      where: ".mcp.json at the project's root (what claude mcp add --scope project writes)",
+      text: json({ mcpServers: servers }),
+      notes: [
+        "This file is meant for git, and these paths are this machine's: commit it only where every clone has the same paths.",
+        "Variables are written ${NAME} or ${NAME:-default}, in command, args, env, url and headers.",
+      ],
     },
     {
       host: "Claude Desktop",
-      where: "claude_desktop_config.json: on macOS in ~/Library/Application Support/Claude/, on Windows in %APPDATA%\\Claude\\",
+      where: "claude_desktop_config.json: on macOS in ~/Library/Application Support/Claude/, on Windows in %APPDATA%\\Claude\\ (it has no Linux build)",
       text: json({ mcpServers: servers }),
       notes: ["It starts stdio servers only from this file, when it starts: quit and reopen it after an edit."],
     },

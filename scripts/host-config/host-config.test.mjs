@@ -43,18 +43,19 @@ test("the entry starts the hand-written server from any folder with no environme
 
 describe("each host's snippet", () => {
   const entry = serverEntry("/srv/sandbox", "/opt/node/bin/node");
-  const configs = Object.fromEntries(hostConfigs("learn-mcp", entry).map((config) => [config.host.split(",")[0], config]));
+  const configs = Object.fromEntries(hostConfigs("learn-mcp", entry).map((config) => [config.host, config]));
 
   test("Claude Code, Claude Desktop and Cursor take mcpServers; VS Code takes servers with a type", () => {
     expect(hostConfigs("learn-mcp", entry).map((config) => config.host)).toEqual([
-      "Claude Code, project scope (shared through git)",
       "Claude Code, from its command line",
+      "Claude Code, project scope",
       "Claude Desktop",
       "Cursor",
       "VS Code",
     ]);
+    expect(JSON.parse(configs["Claude Code, project scope"].text)).toEqual({ mcpServers: { "learn-mcp": entry } });
     expect(JSON.parse(configs["Claude Desktop"].text)).toEqual({ mcpServers: { "learn-mcp": entry } });
-    expect(JSON.parse(configs.Cursor.text)).toEqual({ mcpServers: { "learn-mcp": entry } });
+    expect(JSON.parse(configs["Cursor"].text)).toEqual({ mcpServers: { "learn-mcp": entry } });
     expect(JSON.parse(configs["VS Code"].text)).toEqual({ servers: { "learn-mcp": { type: "stdio", ...entry } } });
     expect(entry.command).toBe("/opt/node/bin/node");
     expect(entry.args.at(-1)).toBe("/srv/sandbox");
@@ -63,7 +64,7 @@ describe("each host's snippet", () => {
   test("claude mcp add gets the same command and arguments, quoted where the shell needs it", () => {
     const spaced = serverEntry("/srv/my sandbox's", "/opt/node/bin/node");
     const line = hostConfigs("learn-mcp", spaced).find((config) => config.host.endsWith("command line")).text;
-    expect(line).toBe(`claude mcp add --scope project learn-mcp -- /opt/node/bin/node --import ${spaced.args[1]} ${spaced.args[2]} '/srv/my sandbox'\\''s'`);
+    expect(line).toBe(`claude mcp add learn-mcp -- /opt/node/bin/node --import ${spaced.args[1]} ${spaced.args[2]} '/srv/my sandbox'\\''s'`);
   });
 });
 

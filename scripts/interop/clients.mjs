@@ -49,16 +49,15 @@ async function inspector(cell, { folder, tags }) {
     const argv = [process.execPath, inspectorBin, "--cli", ...passOn, ...server, "--method", method, ...more, ...format];
     return runProcess(argv, env);
   };
-  const list = await run("tools/list");
-  const listed = inspectorOutcome(list);
-  if (listed.failure) return { observed: listed.failure, ms: list.ms };
+  // One run: the Inspector lists the tools itself before it calls one (it refuses a tool the server does not offer),
+  // so a successful call has also listed them. The tool names are checked in the SDK client's cells of the same server.
   const args = ["--tool-name", call.tool, "--tool-args-json", JSON.stringify(call.args)];
-  const called = inspectorOutcome(await run("tools/call", ...args));
-  if (called.failure) return { observed: called.failure, ms: list.ms };
+  const calling = await run("tools/call", ...args);
+  const called = inspectorOutcome(calling);
+  if (called.failure) return { observed: called.failure, ms: calling.ms };
   // Only modern-era results carry the server's identity in _meta: that is how the era shows from outside.
   const negotiated = called.result._meta?.["io.modelcontextprotocol/serverInfo"] ? "modern" : "legacy";
-  const tools = listed.result.tools.map((tool) => tool.name);
-  return { observed: { outcome: "ok", negotiated, text: textOf(called.result) }, tools, ms: list.ms };
+  return { observed: { outcome: "ok", negotiated, text: textOf(called.result) }, ms: calling.ms };
 }
 //#endregion
 

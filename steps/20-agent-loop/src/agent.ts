@@ -7,10 +7,12 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { McpManager } from "./manager.ts";
 
 export const DEFAULT_MAX_TURNS = 20;
+// The API requires a cap on each answer's length, in tokens; a tool's input counts too, so leave room for a long one.
+export const DEFAULT_MAX_TOKENS = 4096;
 
 export interface AgentOptions {
   model: string;
-  maxTurns?: number; // model requests per user message
+  maxTurns?: number; // model requests per user message (rounds)
   maxTokens?: number;
   onText?: (delta: string) => void; // the model's words as they stream in
   onToolCall?: (call: ToolUseBlock) => void;
@@ -61,19 +63,25 @@ export class Agent {
     for (let round = 1; round <= this.#maxTurns; round++) {
       const stream = this.model.messages.stream({
         model: this.options.model,
-        max_tokens: this.options.maxTokens ?? 1024,
+        max_tokens: this.options.maxTokens ?? DEFAULT_MAX_TOKENS,
         messages: this.#messages,
         tools: this.#tools(),
       });
       if (this.options.onText) stream.on("text", this.options.onText);
       const message = await stream.finalMessage();
+      if (message.stop_reason !== "tool_use") {
+        // Done. An answer cut short (max_tokens) may end in a tool_use that will never get its result: keep the
+        // text only, or the next request would be refused for the unanswered call.
+        const said = message.content.filter((block) => block.type !== "tool_use");
+        if (said.length > 0) this.#messages.push({ role: "assistant", content: said });
+        return { message, rounds: round };
+      }
       this.#messages.push({ role: "assistant", content: message.content });
-      if (message.stop_reason !== "tool_use") return { message, rounds: round };
       const results: ToolResultBlockParam[] = [];
       for (const block of message.content) if (block.type === "tool_use") results.push(await this.#call(block));
       this.#messages.push({ role: "user", content: results });
     }
-    throw new Error(`the model still asked for tools after ${this.#maxTurns} rounds (--max-turns ${this.#maxTurns})`);
+    throw new Error(`the model still asked for tools after ${this.#maxTurns} requests (--max-turns ${this.#maxTurns})`);
   }
   //#endregion
 

@@ -109,11 +109,11 @@ describe("the loop", () => {
     expect(model.failures).toEqual([]);
   });
 
-  test("a model that keeps asking for tools is stopped after --max-turns rounds", async () => {
+  test("a model that keeps asking for tools is stopped after --max-turns requests", async () => {
     const ask = (n: number): Turn => ({ expect: n === 1 ? { prompt: "loop" } : { toolResults: [{ content: [text("2")] }] }, reply: [use("mcp__calc__add", { a: 1, b: 1 })] });
     const turns = [ask(1), ask(2), ask(3), { expect: { toolResults: [{ content: [text("2")] }] }, reply: [text("never reached")] }];
     const { agent, model } = await setUp([adder("calc")], turns, { maxTurns: 3 });
-    await expect(agent.send("loop")).rejects.toThrow("the model still asked for tools after 3 rounds (--max-turns 3)");
+    await expect(agent.send("loop")).rejects.toThrow("the model still asked for tools after 3 requests (--max-turns 3)");
     expect(model.played()).toBe("3 of 4 turns played");
   });
 

@@ -1,7 +1,7 @@
 // ask.ts as a process, against a local server standing in for the API: what it sends, what it never shows (the key,
 // even when the server quotes it back), and the refusals that happen before anything is sent.
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,7 +10,10 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
 
 const KEY = "sk-test-SECRET-1234";
-const project = mkdtempSync(path.join(tmpdir(), "learn-mcp-ask-test-")); // no .mcp.json: no servers
+const project = mkdtempSync(path.join(tmpdir(), "learn-mcp-ask-test-"));
+// One server, which says on stderr whether it was handed the host's API key.
+const adder = fileURLToPath(new URL("./test/adder.mjs", import.meta.url));
+writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [adder] } } }));
 const received: { headers: IncomingHttpHeaders; body: Record<string, unknown> }[] = [];
 // A hostile API: it refuses every request with a message that quotes the key it was sent.
 const api = createServer((request, response) => {
@@ -38,14 +41,15 @@ function ask(args: string[], env: Record<string, string>): Promise<{ status: num
   });
 }
 
-test("the key goes to the API as a bearer token and nowhere else, even when the API quotes it back", async () => {
+test("the key goes to the API as a bearer token and nowhere else: not to the servers, not to the output when the API quotes it", async () => {
   const result = await ask(["hi"], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, ANTHROPIC_MODEL: "claude-haiku-5-5" });
   expect(result.status).toBe(1);
-  expect(result.stdout).toBe(`model: claude-haiku-5-5 at ${url}\nuser:  hi\nagent: 401 invalid x-api-key: ***\nevery server closed, no process left\n`);
+  expect(result.stdout).toBe(`host:  asks claude-haiku-5-5 at ${url}\nuser:  hi\nagent: 401 invalid x-api-key: ***\nevery server closed, no process left\n`);
   expect(result.stdout + result.stderr).not.toContain("SECRET");
+  expect(result.stderr).toContain("[calc] ANTHROPIC_API_KEY is not set here");
   expect(received).toHaveLength(1); // a 401 is not retried
   expect(received[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
-  expect(received[0]!.body).toMatchObject({ model: "claude-haiku-5-5", stream: true, messages: [{ role: "user", content: "hi" }], tools: [] });
+  expect(received[0]!.body).toMatchObject({ model: "claude-haiku-5-5", stream: true, messages: [{ role: "user", content: "hi" }], tools: [{ name: "mcp__calc__add" }] });
 });
 
 test("no key, no prompt or a bad number: a usage error before anything is sent", async () => {

@@ -55,6 +55,8 @@ function reason(error: unknown): string {
 const { folders, timeoutMs, maxTurns, allow, prompt } = options();
 const key = process.env.ANTHROPIC_API_KEY;
 if (!key) fail("ANTHROPIC_API_KEY is not set; nothing was sent");
+// The servers inherit this process's environment (chapter 18); the key is the host's, not theirs.
+delete process.env.ANTHROPIC_API_KEY;
 const hide = (text: string) => text.replaceAll(key, "***"); // an error may quote what it was sent
 const baseURL = process.env.ANTHROPIC_BASE_URL || "https://api.anthropic.com";
 const model = process.env.ANTHROPIC_MODEL || DEFAULT_MODEL;
@@ -72,13 +74,15 @@ const say = (line: string) => {
   console.log(`${speaking ? "\n" : ""}${line}`);
   speaking = false;
 };
-const client = new Anthropic({ apiKey: key, authToken: null, baseURL });
+const client = new Anthropic({ apiKey: key, baseURL }); // a key passed in code: the SDK reads no other credential
 const agent = new Agent(client, manager, {
   model,
   maxTurns,
   approve: approver(allow, terminal()),
   onText: (delta) => {
-    process.stdout.write(speaking ? delta : `model: ${delta}`);
+    // The model's words reach a terminal: drop control characters, as the REPL does with a server's text.
+    const text = delta.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
+    process.stdout.write(speaking ? text : `model: ${text}`);
     speaking = true;
   },
   onToolCall: ({ name, input }) => say(`host:  ${name} ${JSON.stringify(input)}`),
@@ -86,7 +90,7 @@ const agent = new Agent(client, manager, {
   onToolResult: ({ content, is_error }) => say(`host:  ${is_error ? "error" : "result"} ${JSON.stringify(content)}`),
 });
 
-say(`model: ${model} at ${baseURL}`);
+say(`host:  asks ${model} at ${baseURL}`);
 say(`user:  ${prompt}`);
 try {
   const { message, rounds } = await agent.send(prompt);

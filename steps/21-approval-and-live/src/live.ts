@@ -12,10 +12,11 @@ export function liveEnv(envFile: string, env: NodeJS.ProcessEnv = process.env): 
   const merged = { ...env };
   for (const name of LIVE_SETTINGS) if (merged[name] === undefined && fromFile[name]) merged[name] = fromFile[name];
   if (!merged.ANTHROPIC_API_KEY) {
+    const why = merged.ANTHROPIC_API_KEY === "" ? "is set but empty in your environment, which wins over .env" : "is not set";
     throw new Error(
       [
-        "--live needs an API key, and ANTHROPIC_API_KEY is empty or not set. Nothing was sent. Either:",
-        "  export ANTHROPIC_API_KEY=<your key>        (this shell only), or",
+        `--live needs an API key, and ANTHROPIC_API_KEY ${why}. Nothing was sent. Either:`,
+        "  export ANTHROPIC_API_KEY=<your key>        (this shell only; keys are made at console.anthropic.com), or",
         `  cp .env.example .env and put the key in ${envFile} (git ignores it)`,
         "Optional: ANTHROPIC_MODEL (default claude-sonnet-5-5) and ANTHROPIC_BASE_URL, the same two ways.",
       ].join("\n"),

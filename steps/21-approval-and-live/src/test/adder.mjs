@@ -21,6 +21,8 @@ function result(method, params = {}) {
   return { content: [{ type: "text", text: String(a + b + bias) }] };
 }
 
+// Whether the host passed its own API key on to this server: it must not.
+console.error(`ANTHROPIC_API_KEY is ${process.env.ANTHROPIC_API_KEY === undefined ? "not set" : "set"} here`);
 for await (const line of createInterface({ input: process.stdin })) {
   const { id, method, params } = JSON.parse(line);
   if (id === undefined) continue; // a notification
