@@ -1,0 +1,64 @@
+// ask.ts as a process, against a local server standing in for the API: what it sends, what it never shows (the key,
+// even when the server quotes it back), and the refusals that happen before anything is sent.
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect, test } from "vitest";
+
+const KEY = "sk-test-SECRET-1234";
+const project = mkdtempSync(path.join(tmpdir(), "learn-mcp-ask-test-"));
+// One server, which says on stderr whether it was handed the host's API key.
+const adder = fileURLToPath(new URL("./test/adder.mjs", import.meta.url));
+writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({ mcpServers: { calc: { command: process.execPath, args: [adder] } } }));
+const received: { headers: IncomingHttpHeaders; body: Record<string, unknown> }[] = [];
+// A hostile API: it refuses every request with a message that quotes the key it was sent.
+const api = createServer((request, response) => {
+  let body = "";
+  request.on("data", (chunk) => (body += chunk)).on("end", () => {
+    received.push({ headers: request.headers, body: JSON.parse(body) });
+    const message = `invalid x-api-key: ${request.headers.authorization?.replace("Bearer ", "")}`;
+    response.writeHead(401, { "content-type": "application/json" }).end(JSON.stringify({ type: "error", error: { type: "authentication_error", message } }));
+  });
+});
+let url = "";
+beforeAll(() => new Promise<void>((resolve) => api.listen(0, "127.0.0.1", () => resolve(void (url = `http://127.0.0.1:${(api.address() as AddressInfo).port}`)))));
+afterAll(() => {
+  api.close();
+  rmSync(project, { recursive: true, force: true });
+});
+
+function ask(args: string[], env: Record<string, string>): Promise<{ status: number; stdout: string; stderr: string }> {
+  const program = fileURLToPath(new URL("./ask.ts", import.meta.url));
+  const { ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL, ANTHROPIC_MODEL, ANTHROPIC_AUTH_TOKEN, ...clean } = process.env;
+  return new Promise((resolve) => {
+    execFile(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--project", project, ...args], { env: { ...clean, ...env } }, (error, stdout, stderr) =>
+      resolve({ status: error ? Number(error.code) : 0, stdout, stderr }),
+    );
+  });
+}
+
+test("the key goes to the API as a bearer token and nowhere else: not to the servers, not to the output when the API quotes it", async () => {
+  const result = await ask(["hi"], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url, ANTHROPIC_MODEL: "claude-haiku-5-5" });
+  expect(result.status).toBe(1);
+  expect(result.stdout).toBe(`host:  asks claude-haiku-5-5 at ${url}\nuser:  hi\nhost:  server calc: ready, 1 tool\nagent: 401 invalid x-api-key: ***\nevery server closed, no process left\n`);
+  expect(result.stdout + result.stderr).not.toContain("SECRET");
+  expect(result.stderr).toContain("[calc] ANTHROPIC_API_KEY is not set here");
+  expect(received).toHaveLength(1); // a 401 is not retried
+  expect(received[0]!.headers.authorization).toBe(`Bearer ${KEY}`);
+  expect(received[0]!.body).toMatchObject({ model: "claude-haiku-5-5", stream: true, messages: [{ role: "user", content: "hi" }], tools: [{ name: "mcp__calc__add" }] });
+});
+
+test("no key, no prompt or a bad number: a usage error before anything is sent", async () => {
+  received.length = 0;
+  const noKey = await ask(["hi"], { ANTHROPIC_BASE_URL: url });
+  expect([noKey.status, noKey.stderr.split("\n")[0]]).toEqual([64, "error: ANTHROPIC_API_KEY is not set; nothing was sent"]);
+  const env = { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: url };
+  const [noPrompt, badTurns] = await Promise.all([ask([], env), ask(["--max-turns", "0", "hi"], env)]);
+  expect([noPrompt.status, noPrompt.stderr.split("\n")[0]]).toEqual([64, "error: give one prompt, quoted"]);
+  expect([badTurns.status, badTurns.stderr.split("\n")[0]]).toEqual([64, "error: bad --max-turns: 0 (a whole number, 1 to 1000)"]);
+  expect(received).toEqual([]);
+});

@@ -1,0 +1,126 @@
+// The manager against real processes: servers that exit, hang, flood or cannot start beside servers that work;
+// names routed back to the right server and tool; list_changed; restarts and the 60 s rule; nothing left behind.
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { McpManager } from "./manager.ts";
+import { leftInGroups } from "./processes.ts";
+import { fixture, stdio, text, toolsServer } from "./test/servers.ts";
+
+describe("a manager with good and bad servers", () => {
+  const lines: string[] = [];
+  const warnings: string[] = [];
+  let changed: (server: string) => void = () => {};
+  // Long enough for a node process on a busy machine; the silent server costs it once.
+  const manager = new McpManager(
+    [
+      // "a" + "b__c" and "a__b" + "c" both read mcp__a__b__c; "read.file" and "read_file" both read mcp__a__read_file.
+      toolsServer("a", ["b__c", "read.file", "read_file"], { FIXTURE_SETTING: "from the entry" }),
+      toolsServer("a__b", ["c"]),
+      stdio("exits", "node", ["-e", "console.error('missing API key'); process.exit(3)"]),
+      stdio("hangs", "node", ["-e", "setInterval(() => {}, 1000)"]),
+      stdio("floods", process.execPath, [fixture("flood.mjs"), "17"]),
+      stdio("missing", "no-such-command-learn-mcp", []),
+      // Port 2 on this machine: nothing listens there (and fetch does not block it), so the connection is refused.
+      { name: "remote", scope: "user", file: ".claude.json", entry: { type: "http", url: "http://127.0.0.1:2/mcp", headers: {} }, overrides: [] },
+    ],
+    { timeoutMs: 5000, log: (line) => lines.push(line), warn: (line) => warnings.push(line), onToolsChanged: (server) => changed(server) },
+  );
+  beforeAll(() => manager.connectAll(), 30_000);
+  afterAll(() => manager.closeAll(), 30_000);
+
+  test("each bad server is reported with its reason, and the good ones are ready", () => {
+    expect(manager.status()).toEqual([
+      { name: "a", state: "ready", tools: 7 },
+      { name: "a__b", state: "ready", tools: 5 },
+      { name: "exits", state: "failed", tools: 0, lastError: "the handshake failed: exited with code 3; stderr: missing API key" },
+      { name: "hangs", state: "failed", tools: 0, lastError: "the handshake failed: no answer within 5000 ms" },
+      { name: "floods", state: "failed", tools: 0, lastError: "the handshake failed: wrote a line of more than 16777216 bytes to stdout" },
+      { name: "missing", state: "failed", tools: 0, lastError: expect.stringMatching(/^the handshake failed: could not be started: spawn no-such-command-learn-mcp ENOENT/) },
+      { name: "remote", state: "failed", tools: 0, lastError: "the handshake failed: could not reach http://127.0.0.1:2/mcp: ECONNREFUSED" },
+    ]);
+  });
+
+  test("colliding names are all offered, numbered in server then tool order, with a warning", () => {
+    expect(manager.tools().map((tool) => tool.name)).toEqual([
+      "mcp__a__b__c", "mcp__a__crash", "mcp__a__noise", "mcp__a__read_file", "mcp__a__read_file_2", "mcp__a__setting", "mcp__a__unlock",
+      "mcp__a__b__c_2", "mcp__a__b__crash", "mcp__a__b__noise", "mcp__a__b__setting", "mcp__a__b__unlock",
+    ]);
+    expect(warnings).toEqual([
+      'warning: tool "read_file" of server "a" is offered as mcp__a__read_file_2: mcp__a__read_file is taken',
+      'warning: tool "c" of server "a__b" is offered as mcp__a__b__c_2: mcp__a__b__c is taken',
+    ]);
+  });
+
+  test("a call goes to the right server under the tool's original name, even with __ in the names", async () => {
+    expect(text(await manager.callTool("mcp__a__b__c"))).toBe("a:b__c");
+    expect(text(await manager.callTool("mcp__a__b__c_2"))).toBe("a__b:c");
+    expect(text(await manager.callTool("mcp__a__read_file"))).toBe("a:read.file");
+    expect(text(await manager.callTool("mcp__a__read_file_2"))).toBe("a:read_file");
+  });
+
+  test("a server gets the host's environment and its entry's env", async () => {
+    expect(text(await manager.callTool("mcp__a__setting"))).toBe("from the entry");
+  });
+
+  test("an unknown tool is refused with the servers that failed", async () => {
+    await expect(manager.callTool("mcp__exits__anything")).rejects.toThrow(
+      'unknown tool "mcp__exits__anything": no server offers it (failed: exits, hangs, floods, missing, remote)',
+    );
+  });
+
+  test("each stderr line is printed with its server's name", () => {
+    expect(lines).toContain("[exits] missing API key");
+    expect(lines).toContain("[a] a ready with 7 tools");
+  });
+
+  test("a stdout line that is not JSON, or an answer to no request, is shown with the server's name, and the call still answers", async () => {
+    expect(text(await manager.callTool("mcp__a__noise"))).toBe("noisy");
+    expect(lines).toContain("[a] stdout line that is not JSON, skipped: debug: this line is not JSON");
+    // A message of the wrong kind reaches the Client, whose complaint goes to the same place.
+    expect(lines).toContain('[a] Received a response for an unknown message ID: {"jsonrpc":"2.0","id":999999,"result":{}}');
+  });
+
+  test("notifications/tools/list_changed brings the new tool under its qualified name", async () => {
+    const refreshed = new Promise<string>((resolve) => (changed = resolve));
+    expect(text(await manager.callTool("mcp__a__b__unlock"))).toBe("unlocked: secret");
+    expect(await refreshed).toBe("a__b");
+    expect(manager.tools().map((tool) => tool.name)).toContain("mcp__a__b__secret");
+    expect(text(await manager.callTool("mcp__a__b__secret"))).toBe("a__b:secret");
+    expect(manager.status().find((server) => server.name === "a__b")?.tools).toBe(6);
+  });
+});
+
+test("a server that dies is restarted on its next use, and marked failed when it dies again within 60 s", async () => {
+  let clock = 1_000_000;
+  const manager = new McpManager([toolsServer("v", ["x"])], { now: () => clock, log: () => {} });
+  const state = () => manager.status()[0];
+  try {
+    await manager.connectAll();
+    await expect(manager.callTool("mcp__v__crash")).rejects.toThrow('tools/call "crash" on server "v" failed: exited with code 7; stderr: v ready with 5 tools | crashing on purpose');
+    expect(state()).toMatchObject({ state: "exited", lastError: "exited with code 7; stderr: v ready with 5 tools | crashing on purpose" });
+    expect(text(await manager.callTool("mcp__v__x"))).toBe("v:x"); // restarted here, at `clock`
+    clock += 61_000;
+    await expect(manager.callTool("mcp__v__crash")).rejects.toThrow("exited with code 7");
+    expect(state().state).toBe("exited"); // 61 s after its restart: a new chance
+    expect(text(await manager.callTool("mcp__v__x"))).toBe("v:x");
+    clock += 59_000;
+    await expect(manager.callTool("mcp__v__crash")).rejects.toThrow("exited with code 7");
+    expect(state()).toMatchObject({ state: "failed", lastError: expect.stringMatching(/\(again, within 60 s of its restart\)$/) });
+    await expect(manager.callTool("mcp__v__x")).rejects.toThrow(/^server "v" is failed: exited with code 7; .*within 60 s/);
+    expect(manager.tools()).toEqual([]);
+    expect(await manager.reconnect("v")).toEqual({ name: "v", state: "ready", tools: 5 });
+    expect(text(await manager.callTool("mcp__v__x"))).toBe("v:x");
+  } finally {
+    await manager.closeAll();
+  }
+}, 30_000);
+
+test("closeAll leaves no process behind, not even the grandchild a wrapper started", async () => {
+  const manager = new McpManager([stdio("wrapped", process.execPath, [fixture("wrapper.mjs"), "wrapped", "x"])], { log: () => {} });
+  await manager.connectAll();
+  expect(text(await manager.callTool("mcp__wrapped__x"))).toBe("wrapped:x"); // answered by the grandchild
+  const groups = manager.processGroups();
+  expect(leftInGroups(groups)).toHaveLength(2); // the wrapper and its server, both ignoring SIGTERM
+  await manager.closeAll();
+  expect(leftInGroups(groups)).toEqual([]);
+  expect(manager.status()[0]?.state).toBe("closed");
+}, 30_000);

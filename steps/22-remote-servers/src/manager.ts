@@ -1,0 +1,173 @@
+// The host's side of every configured server: each started over its own transport, its tools offered under one
+// qualified name each, a dead server restarted on its next use, and closeAll() leaving no process behind.
+import type { CallToolResult, Client, Tool } from "@modelcontextprotocol/client";
+import type { ServerConfig } from "./config.ts";
+import { connect, exitReport, listTools, why, type AnyTransport } from "./connection.ts";
+import { routeTable, type Route } from "./names.ts";
+import { RemoteTransport } from "./remote.ts";
+import { ServerTransport } from "./transport.ts";
+
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const RESTART_WINDOW_MS = 60_000;
+
+//#region state
+/** connecting: starting, handshake or tools/list under way. ready: its tools are offered. exited: it died, and the next
+ * call to one of its tools starts it again. failed: it did not start, or died again within 60 s of a restart; only
+ * reconnect(name) tries again. closed: closeAll() ended it. */
+export type State = "connecting" | "ready" | "exited" | "failed" | "closed";
+export interface ServerStatus { name: string; state: State; tools: number; lastError?: string }
+export interface ManagerOptions {
+  timeoutMs?: number; // for the handshake and for each tools/list
+  now?: () => number; // the clock of the 60 s rule
+  log?: (line: string) => void; // a server's stderr line, already prefixed with its name
+  warn?: (line: string) => void; // a tool offered under another name than its own
+  onToolsChanged?: (server: string) => void; // after a list_changed notification was followed by a new tools/list
+}
+
+interface Server {
+  config: ServerConfig; state: State; tools: Tool[]; lastError?: string;
+  client?: Client; transport?: AnyTransport; starting?: Promise<void>; restartedAt?: number;
+}
+//#endregion
+
+export class McpManager {
+  #servers = new Map<string, Server>();
+  #routes = new Map<string, Route & { definition: Tool }>();
+  #warned = new Set<string>();
+  #stopping: Promise<void>[] = [];
+  #timeoutMs: number;
+  #now: () => number;
+
+  constructor(configs: ServerConfig[], readonly options: ManagerOptions = {}) {
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#now = options.now ?? Date.now;
+    for (const config of configs) this.#servers.set(config.name, { config, tools: [], state: "connecting" });
+  }
+
+  //#region connect
+  /** Connects every server at once, local or remote; resolves when each is ready or has failed. Never rejects. */
+  async connectAll(): Promise<void> {
+    await Promise.all([...this.#servers.values()].map((server) => this.#start(server)));
+  }
+
+  #start(server: Server): Promise<void> {
+    server.starting ??= this.#connect(server).finally(() => (server.starting = undefined));
+    return server.starting;
+  }
+
+  async #connect(server: Server): Promise<void> {
+    const { name, entry } = server.config;
+    const log = this.options.log ?? ((line: string) => console.error(line));
+    // The one line that tells the two kinds apart: from here on, a remote server is handled like a local one.
+    const transport = entry.type === "stdio" ? new ServerTransport(name, entry, log) : new RemoteTransport(name, entry, log);
+    Object.assign(server, { state: "connecting", transport });
+    try {
+      const { client, tools } = await connect(transport, this.#timeoutMs, (client) => this.#refresh(server, client));
+      client.onclose = () => this.#died(server, transport);
+      Object.assign(server, { state: "ready", client, tools, lastError: undefined });
+    } catch (error) {
+      this.#stop(transport);
+      if (server.transport === transport) Object.assign(server, { state: "failed", tools: [], lastError: (error as Error).message });
+      return;
+    }
+    this.#reroute();
+  }
+
+  async #refresh(server: Server, client: Client): Promise<void> {
+    try {
+      server.tools = await listTools(client, this.#timeoutMs);
+    } catch (error) {
+      server.lastError = `tools/list after list_changed failed: ${(error as Error).message}`;
+      return;
+    }
+    this.#reroute();
+    this.options.onToolsChanged?.(server.config.name);
+  }
+  //#endregion
+
+  //#region route
+  // Rebuilt whenever a listing changes; a renamed tool is warned about once, not at every rebuild.
+  #reroute(): void {
+    const warn = (line: string) => !this.#warned.has(line) && this.#warned.add(line) && (this.options.warn ?? console.error)(`warning: ${line}`);
+    this.#routes = routeTable([...this.#servers.values()].map(({ config, tools }) => ({ name: config.name, tools })), warn);
+  }
+
+  /** Every tool's route: its qualified name, its server and its own name there, for a user who names tools by server. */
+  routes(): Route[] {
+    return [...this.#routes.values()].map(({ name, server, tool }) => ({ name, server, tool }));
+  }
+
+  /** The tools to offer a model, under their qualified names; a failed server's tools are left out. */
+  tools(): Tool[] {
+    const usable = (route: Route) => ["ready", "exited"].includes(this.#servers.get(route.server)!.state);
+    return [...this.#routes.values()].filter(usable).map(({ name, definition }) => ({ ...definition, name }));
+  }
+  //#endregion
+
+  //#region call
+  /** Calls a tool by its qualified name. Rejects with one precise sentence for an unknown tool or a server that failed. */
+  async callTool(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
+    const route = this.#routes.get(name);
+    if (route === undefined) {
+      const down = this.status().filter((server) => server.state === "failed").map((server) => server.name);
+      throw new Error(`unknown tool "${name}": no server offers it${down.length > 0 ? ` (failed: ${down.join(", ")})` : ""}`);
+    }
+    const server = this.#servers.get(route.server)!;
+    if (server.state === "exited") {
+      server.restartedAt = this.#now();
+      await this.#start(server); // restart on next use; the 60 s rule starts counting here
+    } else if (server.state === "connecting") await server.starting;
+    const { client, transport } = server;
+    if (server.state !== "ready" || !client || !transport) throw new Error(`server "${route.server}" is ${server.state}${server.lastError ? `: ${server.lastError}` : ""}`);
+    try {
+      return (await client.callTool({ name: route.tool, arguments: args })) as CallToolResult;
+    } catch (error) {
+      throw new Error(`tools/call "${route.tool}" on server "${route.server}" failed: ${await why(transport, error, this.#timeoutMs)}`);
+    }
+  }
+
+  #died(server: Server, transport: AnyTransport): void {
+    if (server.transport !== transport || server.state === "closed") return; // one we ended ourselves
+    const again = server.restartedAt !== undefined && this.#now() - server.restartedAt < RESTART_WINDOW_MS;
+    const reason = exitReport(transport);
+    Object.assign(server, { state: again ? "failed" : "exited", lastError: again ? `${reason} (again, within 60 s of its restart)` : reason });
+  }
+  //#endregion
+
+  //#region lifecycle
+  /** Starts a server again, whatever its state, and forgets its restarts. */
+  async reconnect(name: string): Promise<ServerStatus> {
+    const server = this.#servers.get(name);
+    if (server === undefined) throw new Error(`no server "${name}" is configured`);
+    await server.starting; // a start under way ends first, so that the new one is not mistaken for it
+    if (server.transport) this.#stop(server.transport);
+    server.restartedAt = undefined;
+    await this.#start(server);
+    return this.#status(server);
+  }
+
+  #stop(transport: AnyTransport): void {
+    this.#stopping.push(transport.close());
+  }
+
+  /** Ends every server and waits until each process group is empty. */
+  async closeAll(): Promise<void> {
+    for (const server of this.#servers.values()) {
+      if (server.transport) this.#stop(server.transport);
+      server.state = "closed";
+    }
+    await Promise.all(this.#stopping);
+  }
+
+  #status = ({ config, state, tools, lastError }: Server): ServerStatus => ({ name: config.name, state, tools: tools.length, ...(lastError ? { lastError } : {}) });
+
+  /** The process group of every local server started so far, for checks that nothing is left. */
+  processGroups(): number[] {
+    return [...this.#servers.values()].flatMap((server) => server.transport?.pid ?? []);
+  }
+
+  status(): ServerStatus[] {
+    return [...this.#servers.values()].map(this.#status);
+  }
+  //#endregion
+}

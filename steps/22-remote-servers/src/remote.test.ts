@@ -1,0 +1,109 @@
+// Remote entries in the manager, against real HTTP servers on 127.0.0.1: the SDK's server behind a bearer token, and
+// servers that refuse, hang or go away. Each failure is one sentence; the others keep working; nothing stays open.
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { loadConfig } from "./config.ts";
+import { McpManager } from "./manager.ts";
+import { startRemote } from "./test/remote.ts";
+import { text } from "./test/servers.ts";
+
+const TOKEN = "t0k3n-for-tests";
+const project = mkdtempSync(path.join(tmpdir(), "learn-mcp-remote-test-"));
+let remote: Awaited<ReturnType<typeof startRemote>>;
+
+// A server that takes every connection and answers nothing, and remembers what it was sent.
+const heard: IncomingHttpHeaders[] = [];
+const silent = createServer((request) => void heard.push(request.headers));
+let silentUrl = "";
+
+beforeAll(async () => {
+  remote = await startRemote(TOKEN);
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/mcp`;
+});
+afterAll(async () => {
+  await remote.stop();
+  silent.closeAllConnections();
+  silent.close();
+  rmSync(project, { recursive: true, force: true });
+});
+
+/** The project's .mcp.json holds `servers`; ${REMOTE_TOKEN} is expanded from `env`, as a host would from its own. */
+function managerFor(servers: Record<string, unknown>, env: NodeJS.ProcessEnv = {}) {
+  writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
+  const { servers: configs, problems } = loadConfig({ project }, env);
+  expect(problems).toEqual([]);
+  return new McpManager(configs, { timeoutMs: 2000, log: () => {} });
+}
+
+describe("a remote server behind a bearer token", () => {
+  test("the token comes from the environment through ${VAR}, the tools are offered, and add answers 42", async () => {
+    const manager = managerFor({ remote: { type: "http", url: remote.url, headers: { Authorization: "Bearer ${REMOTE_TOKEN}" } } }, { REMOTE_TOKEN: TOKEN });
+    await manager.connectAll();
+    expect(manager.status()).toEqual([{ name: "remote", state: "ready", tools: 1 }]);
+    expect(manager.tools().map((tool) => tool.name)).toEqual(["mcp__remote__add"]);
+    expect(text(await manager.callTool("mcp__remote__add", { a: 2, b: 40 }))).toBe("42");
+    expect(manager.processGroups()).toEqual([]); // no process of ours
+    await manager.closeAll();
+    expect(manager.status()[0]!.state).toBe("closed");
+  });
+
+  test("a wrong token fails that server with the status and what the server said, and the others still work", async () => {
+    const manager = managerFor({
+      good: { type: "http", url: remote.url, headers: { Authorization: `Bearer ${TOKEN}` } },
+      "wrong-token": { type: "http", url: remote.url, headers: { Authorization: "Bearer nope" } },
+      "no-token": { type: "http", url: remote.url },
+    });
+    await manager.connectAll();
+    const refused = `the handshake failed: HTTP 401 from ${remote.url}: {"error":"invalid_token","error_description":"send Authorization: Bearer <token>"}`;
+    expect(manager.status()).toEqual([
+      { name: "good", state: "ready", tools: 1 },
+      { name: "wrong-token", state: "failed", tools: 0, lastError: refused },
+      { name: "no-token", state: "failed", tools: 0, lastError: refused },
+    ]);
+    expect(text(await manager.callTool("mcp__good__add", { a: 1, b: 1 }))).toBe("2");
+    await manager.closeAll();
+  });
+});
+
+describe("servers that fail", () => {
+  test("one that never answers times out, it got the headers, and its request is cut off, not left waiting", async () => {
+    // Every fetch's signal, to see that the request the server never answered is aborted when the transport closes.
+    const signals: AbortSignal[] = [];
+    const realFetch = globalThis.fetch;
+    globalThis.fetch = (input, init) => (init?.signal && signals.push(init.signal), realFetch(input, init));
+    try {
+      const manager = managerFor({ silent: { type: "http", url: silentUrl, headers: { "X-Team": "blue" } } });
+      await manager.connectAll();
+      expect(manager.status()).toEqual([{ name: "silent", state: "failed", tools: 0, lastError: "the handshake failed: no answer within 2000 ms" }]);
+      expect(heard.at(-1)).toMatchObject({ "x-team": "blue", "content-type": "application/json" });
+      await manager.closeAll();
+      expect(signals.length).toBeGreaterThan(0);
+      expect(signals.every((signal) => signal.aborted)).toBe(true);
+    } finally {
+      globalThis.fetch = realFetch;
+    }
+  });
+
+  test("one that goes away after connecting: the call fails with why, and the next call, once it is back, works", async () => {
+    const flaky = await startRemote(TOKEN);
+    const manager = managerFor({ flaky: { type: "http", url: flaky.url, headers: { Authorization: `Bearer ${TOKEN}` } } });
+    await manager.connectAll();
+    await flaky.stop();
+    await expect(manager.callTool("mcp__flaky__add", { a: 1, b: 2 })).rejects.toThrow(`tools/call "add" on server "flaky" failed: could not reach ${flaky.url}: ECONNREFUSED`);
+    // Stateless HTTP holds no session: the same URL served again is the same server to the client.
+    const port = new URL(flaky.url).port;
+    const back = createServer((request, response) => void response.writeHead(503).end("maintenance"));
+    back.listen(Number(port), "127.0.0.1");
+    await once(back, "listening");
+    await expect(manager.callTool("mcp__flaky__add", { a: 1, b: 2 })).rejects.toThrow(`failed: HTTP 503 from ${flaky.url}: maintenance`);
+    expect(manager.status()[0]!.state).toBe("ready"); // a failed request is not a dead server: nothing to restart
+    back.close();
+    await manager.closeAll();
+  });
+});

@@ -1,0 +1,39 @@
+// Why this step has a transport of its own: what the SDK's StdioClientTransport does with the same fixtures.
+// Each assertion here is a shortcoming the manager's tests show it does not have.
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { readdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { expect, test } from "vitest";
+import { fixture, text } from "./test/servers.ts";
+
+/** Live processes whose command line holds `marker`. */
+function running(marker: string): number[] {
+  return readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number).filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z" && readFileSync(`/proc/${pid}/cmdline`, "utf8").includes(marker);
+    } catch {
+      return false;
+    }
+  });
+}
+
+test("the SDK's stdio client hands the server a stripped environment, and its close() leaves a wrapper's child running", async () => {
+  const label = `sdk-stdio-${process.pid}`; // marks this test's processes in /proc
+  process.env.FIXTURE_SETTING = "set in the host";
+  const transport = new StdioClientTransport({ command: process.execPath, args: [fixture("wrapper.mjs"), label], stderr: "pipe" });
+  const client = new Client({ name: "sdk-stdio-test", version: "0.1.0" });
+  try {
+    await client.connect(transport);
+    // Only HOME, LOGNAME, PATH, SHELL, TERM and USER pass; ServerTransport passes the host's whole environment.
+    expect(text(await client.callTool({ name: "setting" }))).toBe("(unset)");
+    expect(running(label)).toHaveLength(2); // the wrapper and tools.mjs
+    await client.close();
+    await sleep(200);
+    expect(running(label).length).toBe(1); // tools.mjs, orphaned: close() signalled the wrapper only
+  } finally {
+    delete process.env.FIXTURE_SETTING;
+    for (const pid of running(label)) process.kill(pid, "SIGKILL");
+  }
+}, 30_000);
