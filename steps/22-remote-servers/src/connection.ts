@@ -15,6 +15,7 @@ export function exitReport(transport: AnyTransport, exit = transport.exitReason)
 
 /** Why a request to the server failed: a timeout, the server's exit, or the error itself. */
 export async function why(transport: AnyTransport, error: unknown, timeoutMs: number): Promise<string> {
+  if (transport instanceof RemoteTransport && transport.fault !== undefined) return transport.fault;
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return `no answer within ${timeoutMs} ms`;
   if (transport instanceof RemoteTransport) return transport.describe(error);
   const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;

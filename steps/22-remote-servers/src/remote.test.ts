@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { loadConfig } from "./config.ts";
 import { McpManager } from "./manager.ts";
+import { MAX_MESSAGE_BYTES } from "./remote.ts";
 import { startRemote } from "./test/remote.ts";
 import { text } from "./test/servers.ts";
 
@@ -16,9 +17,15 @@ const TOKEN = "t0k3n-for-tests";
 const project = mkdtempSync(path.join(tmpdir(), "learn-mcp-remote-test-"));
 let remote: Awaited<ReturnType<typeof startRemote>>;
 
-// A server that takes every connection and answers nothing, and remembers what it was sent.
+// A server that takes every connection and answers nothing, and remembers what it was sent; on /huge it answers
+// with a body one byte over the bound, and on /endless with an event stream whose first event never ends.
 const heard: IncomingHttpHeaders[] = [];
-const silent = createServer((request) => void heard.push(request.headers));
+const OVER = "x".repeat(MAX_MESSAGE_BYTES);
+const silent = createServer((request, response) => {
+  heard.push(request.headers);
+  if (request.url === "/huge") response.writeHead(200, { "content-type": "application/json" }).end(`"${OVER}"`);
+  if (request.url === "/endless") response.writeHead(200, { "content-type": "text/event-stream" }).write(`data: ${OVER}`);
+});
 let silentUrl = "";
 
 beforeAll(async () => {
@@ -88,6 +95,17 @@ describe("servers that fail", () => {
     } finally {
       globalThis.fetch = realFetch;
     }
+  });
+
+  test("one that sends more than 16 MiB in one body or one event is cut off with that reason", async () => {
+    const base = silentUrl.replace("/mcp", "");
+    const manager = managerFor({ huge: { type: "http", url: `${base}/huge` }, endless: { type: "http", url: `${base}/endless` } });
+    await manager.connectAll();
+    expect(manager.status()).toEqual([
+      { name: "huge", state: "failed", tools: 0, lastError: `the handshake failed: the server sent a body of more than ${MAX_MESSAGE_BYTES} bytes` },
+      { name: "endless", state: "failed", tools: 0, lastError: `the handshake failed: the server sent an event of more than ${MAX_MESSAGE_BYTES} bytes` },
+    ]);
+    await manager.closeAll();
   });
 
   test("one that goes away after connecting: the call fails with why, and the next call, once it is back, works", async () => {

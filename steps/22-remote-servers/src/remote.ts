@@ -3,6 +3,35 @@
 import { SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { HttpEntry } from "./config.ts";
 
+// A remote server is a peer like any other: what it can make the host hold is bounded, as chapter 18 bounds a line.
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+const BLANK_LINES = [Buffer.from("\n\n"), Buffer.from("\n\r\n")]; // where one server-sent event ends
+
+/** fetch, with every response body bounded: a JSON body, or one server-sent event of a stream, up to `max` bytes.
+ * Past that the body fails, and `overflow` is told why. */
+export function boundedFetch(overflow: (why: string) => void, max = MAX_MESSAGE_BYTES) {
+  return async (url: string | URL, init?: RequestInit): Promise<Response> => {
+    const response = await fetch(url, init);
+    if (response.body === null) return response;
+    const stream = response.headers.get("content-type")?.startsWith("text/event-stream") ?? false;
+    let held = 0; // bytes of the body, or of the event under way
+    const bounded = response.body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform(chunk, controller) {
+          const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+          const end = stream ? Math.max(...BLANK_LINES.map((blank) => bytes.lastIndexOf(blank))) : -1;
+          held = end === -1 ? held + bytes.length : bytes.length - end;
+          if (held <= max) return controller.enqueue(chunk);
+          const why = `the server sent ${stream ? "an event" : "a body"} of more than ${max} bytes`;
+          overflow(why);
+          controller.error(new Error(why));
+        },
+      }),
+    );
+    return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
 export class RemoteTransport extends StreamableHTTPClientTransport {
   readonly pid = undefined; // no process of ours: nothing to signal, nothing that can be left behind
   readonly stderrTail: string[] = []; // nor a stderr to read: the server's errors come back as HTTP
@@ -10,8 +39,17 @@ export class RemoteTransport extends StreamableHTTPClientTransport {
   exitReason: string | undefined;
 
   constructor(readonly name: string, readonly entry: HttpEntry, readonly log: (line: string) => void) {
+    // A stream that breaks the bound may fail only inside the SDK, and the request would wait out its timeout:
+    // closing the transport ends every request at once, and `fault` says why.
+    let self: RemoteTransport | undefined;
+    const overflow = (why: string) => {
+      if (self === undefined || self.fault !== undefined) return;
+      self.fault = why;
+      void self.close();
+    };
     // The headers (a bearer token, for one) go with every POST, GET and DELETE to the server's URL.
-    super(new URL(entry.url), { requestInit: { headers: entry.headers } });
+    super(new URL(entry.url), { requestInit: { headers: entry.headers }, fetch: boundedFetch(overflow) });
+    self = this;
   }
 
   // The SDK's close() aborts the requests still waiting, so a server that never answers holds nothing of ours.
@@ -22,6 +60,7 @@ export class RemoteTransport extends StreamableHTTPClientTransport {
 
   /** Why a request got no result: the status and the start of the body, or why nothing came back at all. */
   describe(error: unknown): string {
+    if (this.fault !== undefined) return this.fault;
     if (error instanceof SdkHttpError) {
       const said = error.message.replace(/^Error \w+ing to endpoint:\s*/, "").slice(0, 200);
       return `HTTP ${error.status} from ${this.entry.url}${said ? `: ${said}` : ""}`;
