@@ -1,6 +1,6 @@
 // The host's side of every configured server: each started over its own transport, its tools offered under one
 // qualified name each, a dead server restarted on its next use, and closeAll() leaving no process behind.
-import type { CallToolResult, Client, Tool } from "@modelcontextprotocol/client";
+import { DEFAULT_REQUEST_TIMEOUT_MSEC, type CallToolResult, type Client, type Tool } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "./config.ts";
 import { connect, exitReport, listTools, why } from "./connection.ts";
 import { routeTable, type Route } from "./names.ts";
@@ -123,7 +123,8 @@ export class McpManager {
     try {
       return (await client.callTool({ name: route.tool, arguments: args })) as CallToolResult;
     } catch (error) {
-      throw new Error(`tools/call "${route.tool}" on server "${route.server}" failed: ${await why(transport, error, this.#timeoutMs)}`);
+      // A call may run long: it has the SDK's own bound (60 s), not the handshake's.
+      throw new Error(`tools/call "${route.tool}" on server "${route.server}" failed: ${await why(transport, error, DEFAULT_REQUEST_TIMEOUT_MSEC)}`);
     }
   }
 

@@ -1,6 +1,6 @@
 // The host's side of every configured server: each started over its own transport, its tools offered under one
 // qualified name each, a dead server restarted on its next use, and closeAll() leaving no process behind.
-import type { CallToolResult, Client, Tool } from "@modelcontextprotocol/client";
+import { DEFAULT_REQUEST_TIMEOUT_MSEC, type CallToolResult, type Client, type Tool } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "./config.ts";
 import { connect, exitReport, listTools, why, type AnyTransport } from "./connection.ts";
 import { routeTable, type Route } from "./names.ts";
@@ -122,7 +122,8 @@ export class McpManager {
     try {
       return (await client.callTool({ name: route.tool, arguments: args })) as CallToolResult;
     } catch (error) {
-      throw new Error(`tools/call "${route.tool}" on server "${route.server}" failed: ${await why(transport, error, this.#timeoutMs)}`);
+      // A call may run long: it has the SDK's own bound (60 s), not the handshake's.
+      throw new Error(`tools/call "${route.tool}" on server "${route.server}" failed: ${await why(transport, error, DEFAULT_REQUEST_TIMEOUT_MSEC)}`);
     }
   }
 
@@ -153,8 +154,8 @@ export class McpManager {
   /** Ends every server and waits until each process group is empty. */
   async closeAll(): Promise<void> {
     for (const server of this.#servers.values()) {
+      server.state = "closed"; // first: the HTTP transport reports its close at once, and this is not a death
       if (server.transport) this.#stop(server.transport);
-      server.state = "closed";
     }
     await Promise.all(this.#stopping);
   }

@@ -18,13 +18,15 @@ const project = mkdtempSync(path.join(tmpdir(), "learn-mcp-remote-test-"));
 let remote: Awaited<ReturnType<typeof startRemote>>;
 
 // A server that takes every connection and answers nothing, and remembers what it was sent; on /huge it answers
-// with a body one byte over the bound, and on /endless with an event stream whose first event never ends.
+// with a body just over the bound, on /endless with an event stream whose first event never ends, and on /echo it
+// refuses the request by quoting the token it was sent.
 const heard: IncomingHttpHeaders[] = [];
 const OVER = "x".repeat(MAX_MESSAGE_BYTES);
 const silent = createServer((request, response) => {
   heard.push(request.headers);
   if (request.url === "/huge") response.writeHead(200, { "content-type": "application/json" }).end(`"${OVER}"`);
   if (request.url === "/endless") response.writeHead(200, { "content-type": "text/event-stream" }).write(`data: ${OVER}`);
+  if (request.url === "/echo") response.writeHead(401).end(`no such token: ${request.headers.authorization}`);
 });
 let silentUrl = "";
 
@@ -57,7 +59,7 @@ describe("a remote server behind a bearer token", () => {
     expect(text(await manager.callTool("mcp__remote__add", { a: 2, b: 40 }))).toBe("42");
     expect(manager.processGroups()).toEqual([]); // no process of ours
     await manager.closeAll();
-    expect(manager.status()[0]!.state).toBe("closed");
+    expect(manager.status()).toEqual([{ name: "remote", state: "closed", tools: 1 }]); // closed, not a death with a reason
   });
 
   test("a wrong token fails that server with the status and what the server said, and the others still work", async () => {
@@ -74,6 +76,13 @@ describe("a remote server behind a bearer token", () => {
       { name: "no-token", state: "failed", tools: 0, lastError: refused },
     ]);
     expect(text(await manager.callTool("mcp__good__add", { a: 1, b: 1 }))).toBe("2");
+    await manager.closeAll();
+  });
+
+  test("a server that quotes the token back in its refusal does not get it printed", async () => {
+    const manager = managerFor({ echo: { type: "http", url: silentUrl.replace("/mcp", "/echo"), headers: { Authorization: `Bearer ${TOKEN}` } } });
+    await manager.connectAll();
+    expect(manager.status()[0]!.lastError).toBe(`the handshake failed: HTTP 401 from ${silentUrl.replace("/mcp", "/echo")}: no such token: Bearer ***`);
     await manager.closeAll();
   });
 });
@@ -108,7 +117,7 @@ describe("servers that fail", () => {
     await manager.closeAll();
   });
 
-  test("one that goes away after connecting: the call fails with why, and the next call, once it is back, works", async () => {
+  test("one that goes away after connecting: each call fails with why, and the server stays ready for the next", async () => {
     const flaky = await startRemote(TOKEN);
     const manager = managerFor({ flaky: { type: "http", url: flaky.url, headers: { Authorization: `Bearer ${TOKEN}` } } });
     await manager.connectAll();

@@ -5,7 +5,7 @@ import type { HttpEntry } from "./config.ts";
 
 // A remote server is a peer like any other: what it can make the host hold is bounded, as chapter 18 bounds a line.
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-const BLANK_LINES = [Buffer.from("\n\n"), Buffer.from("\n\r\n")]; // where one server-sent event ends
+const BLANK_LINES = [Buffer.from("\n\n"), Buffer.from("\n\r\n"), Buffer.from("\r\r")]; // where one server-sent event ends
 
 /** fetch, with every response body bounded: a JSON body, or one server-sent event of a stream, up to `max` bytes.
  * Past that the body fails, and `overflow` is told why. */
@@ -19,9 +19,13 @@ export function boundedFetch(overflow: (why: string) => void, max = MAX_MESSAGE_
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
           const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
-          const end = stream ? Math.max(...BLANK_LINES.map((blank) => bytes.lastIndexOf(blank))) : -1;
-          held = end === -1 ? held + bytes.length : bytes.length - end;
-          if (held <= max) return controller.enqueue(chunk);
+          const ends = stream ? BLANK_LINES.map((blank) => bytes.indexOf(blank)).filter((at) => at !== -1) : [];
+          // The event under way ends at the chunk's first blank line, and the last one starts the next event.
+          const first = ends.length > 0 ? Math.min(...ends) : bytes.length;
+          const after = ends.length > 0 ? bytes.length - Math.max(...BLANK_LINES.map((blank) => bytes.lastIndexOf(blank))) : 0;
+          const over = held + first > max || after > max;
+          held = ends.length > 0 ? after : held + bytes.length;
+          if (!over) return controller.enqueue(chunk);
           const why = `the server sent ${stream ? "an event" : "a body"} of more than ${max} bytes`;
           overflow(why);
           controller.error(new Error(why));
@@ -54,15 +58,19 @@ export class RemoteTransport extends StreamableHTTPClientTransport {
 
   // The SDK's close() aborts the requests still waiting, so a server that never answers holds nothing of ours.
   override async close(): Promise<void> {
+    this.exitReason ??= "the connection was closed"; // before: the SDK reports the close while it closes
     await super.close();
-    this.exitReason ??= "the connection was closed";
   }
 
   /** Why a request got no result: the status and the start of the body, or why nothing came back at all. */
   describe(error: unknown): string {
     if (this.fault !== undefined) return this.fault;
     if (error instanceof SdkHttpError) {
-      const said = error.message.replace(/^Error \w+ing to endpoint:\s*/, "").slice(0, 200);
+      let said = error.message.replace(/^Error \w+ing to endpoint:\s*/, "").slice(0, 200);
+      // A server may quote back what it was sent: no header value (a token) is ever repeated in a reason.
+      for (const value of Object.values(this.entry.headers).flatMap((header) => header.split(" ")).filter((part) => part.length >= 8)) {
+        said = said.replaceAll(value, "***");
+      }
       return `HTTP ${error.status} from ${this.entry.url}${said ? `: ${said}` : ""}`;
     }
     const { message, cause } = error as Error & { cause?: { code?: string; message?: string } };
