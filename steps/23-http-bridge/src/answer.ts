@@ -1,0 +1,39 @@
+// The answer to one POSTed request: plain JSON when the result comes alone, a stream of server-sent events when
+// notifications come first. The choice is made by the first message, since a status line cannot be taken back.
+import type { ServerResponse } from "node:http";
+import type { Message } from "./session.ts";
+
+/** One message as a server-sent event: its type, its JSON on one data line, and the blank line that ends it. */
+export const sseEvent = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+
+//#region answer
+export class Answer {
+  #streaming = false;
+
+  constructor(readonly response: ServerResponse, readonly id: Message["id"], readonly headers: Record<string, string>) {}
+
+  /** A notification that belongs to this request: the answer becomes a stream, if it is not one yet. */
+  notify(message: Message): void {
+    if (!this.#streaming) {
+      this.#streaming = true;
+      this.response.writeHead(200, { ...this.headers, "content-type": "text/event-stream", "cache-control": "no-cache" });
+    }
+    this.response.write(sseEvent(message));
+  }
+
+  /** The response to the request: the last event of a stream, or the whole body. */
+  finish(message: Message): void {
+    if (this.#streaming) return void this.response.end(sseEvent(message));
+    this.response.writeHead(200, { ...this.headers, "content-type": "application/json" }).end(JSON.stringify(message));
+  }
+
+  /** A JSON-RPC error in place of the response, for a request the server will never answer. */
+  fail(code: number, message: string): void {
+    this.finish({ jsonrpc: "2.0", id: this.id, error: { code, message } });
+  }
+
+  onClose(listener: () => void): void {
+    this.response.on("close", listener);
+  }
+}
+//#endregion

@@ -1,0 +1,81 @@
+// What a Streamable HTTP server checks before a message reaches the stdio server: who calls (Host, Origin), what
+// was sent (Content-Type, Accept, MCP-Protocol-Version, one JSON-RPC message) and how much, counted as it arrives.
+import type { IncomingMessage } from "node:http";
+import type { Message } from "./session.ts";
+
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const SUPPORTED_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"];
+const LOCAL_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]"]; // as the SDK's localhost helpers define it
+
+/** A request the bridge will not serve: the HTTP status, and the message of the JSON-RPC error in the body. */
+export class Refusal extends Error {
+  constructor(readonly status: number, message: string, readonly code = -32000, readonly headers: Record<string, string> = {}) {
+    super(message);
+  }
+}
+
+//#region local
+const isLocal = (url: string) => URL.canParse(url) && LOCAL_HOSTNAMES.includes(new URL(url).hostname);
+
+/** A web page can make a browser send requests to 127.0.0.1 (DNS rebinding), but its Host or Origin names its own site. */
+export function checkLocal(request: IncomingMessage): void {
+  const { host, origin } = request.headers;
+  if (host === undefined || !isLocal(`http://${host}`)) throw new Refusal(403, `Host ${JSON.stringify(host ?? "")} is not this machine`);
+  if (origin !== undefined && !isLocal(origin)) throw new Refusal(403, `Origin ${JSON.stringify(origin)} is not this machine`);
+}
+//#endregion
+
+//#region headers
+const mediaTypes = (header: string | undefined) => (header ?? "").split(",").map((type) => type.split(";")[0]!.trim().toLowerCase());
+
+export function checkPostHeaders(request: IncomingMessage): void {
+  if (mediaTypes(request.headers["content-type"])[0] !== "application/json") throw new Refusal(415, "Content-Type must be application/json");
+  const accept = mediaTypes(request.headers.accept);
+  if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
+    throw new Refusal(406, "Accept must list both application/json and text/event-stream");
+  }
+}
+
+/** A request without the header is taken as 2025-03-26, the revision before the header existed. */
+export function checkVersion(request: IncomingMessage): void {
+  const version = request.headers["mcp-protocol-version"] ?? "2025-03-26";
+  if (!SUPPORTED_VERSIONS.includes(version)) {
+    throw new Refusal(400, `MCP-Protocol-Version ${version} is not supported; this bridge speaks ${SUPPORTED_VERSIONS.join(", ")}`);
+  }
+}
+//#endregion
+
+//#region body
+/** The body, up to `max` bytes; past that the reading stops at once, so a body that never ends holds nothing. */
+export function readBody(request: IncomingMessage, max = MAX_BODY_BYTES): Promise<Buffer> {
+  const tooLarge = () => new Refusal(413, `the body is over ${max} bytes`);
+  if (Number(request.headers["content-length"]) > max) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    const take = (chunk: Buffer) => {
+      bytes += chunk.length;
+      if (bytes <= max) return void chunks.push(chunk);
+      request.off("data", take).pause();
+      reject(tooLarge());
+    };
+    request.on("data", take).on("end", () => resolve(Buffer.concat(chunks))).on("error", reject);
+  });
+}
+
+/** One JSON-RPC message: a request, a notification or a response. */
+export function parseMessage(body: Buffer): Message {
+  let message: unknown;
+  try {
+    message = JSON.parse(body.toString("utf8"));
+  } catch {
+    throw new Refusal(400, "Parse error: the body is not JSON", -32700);
+  }
+  if (Array.isArray(message)) throw new Refusal(400, "a batch (JSON array) is not accepted: 2025-11-25 removed batches", -32600);
+  const { jsonrpc, method, result, error } = (message ?? {}) as Message;
+  if (typeof message !== "object" || jsonrpc !== "2.0" || (typeof method !== "string" && result === undefined && error === undefined)) {
+    throw new Refusal(400, "Invalid Request: not a JSON-RPC 2.0 message", -32600);
+  }
+  return message as Message;
+}
+//#endregion

@@ -1,0 +1,166 @@
+// One session of the bridge: one stdio server process, and the HTTP answers still waiting on it, found by request id.
+// The bridge reads only the envelope of each message (id, method, progressToken); what the methods mean is not its business.
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { Answer } from "./answer.ts";
+
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const GRACE_MS = 2000;
+
+/** A JSON-RPC message, read only as far as the bridge needs. */
+export interface Message {
+  jsonrpc?: string;
+  id?: string | number | null;
+  method?: string;
+  params?: { progressToken?: unknown; _meta?: { progressToken?: unknown } };
+  result?: unknown;
+  error?: unknown;
+}
+
+interface Pending {
+  answer: Answer;
+  progressToken: unknown;
+}
+
+// Ids 1 and "1" are different requests: the key keeps the type.
+const key = (id: Message["id"]) => JSON.stringify(id);
+
+export class Session {
+  readonly id = crypto.randomUUID();
+  /** Set once the child is gone; the session then answers no more requests. */
+  ended = false;
+  #child: ChildProcessWithoutNullStreams;
+  #pending = new Map<string, Pending>();
+  #line: Buffer[] = [];
+  #lineBytes = 0;
+  #exited: Promise<void>;
+
+  //#region start
+  constructor(readonly name: string, command: string[], readonly log: (line: string) => void, onEnd: () => void) {
+    // detached: the child leads its own process group, so stop() reaches whatever it started too.
+    this.#child = spawn(command[0]!, command.slice(1), { stdio: "pipe", detached: true });
+    this.#exited = new Promise((resolve) => {
+      const end = (why: string) => {
+        if (this.ended) return;
+        this.ended = true;
+        this.log(`${name}: the server ${why}; the session ends`);
+        for (const { answer } of this.#pending.values()) answer.fail(-32603, `the server ${why} before it answered`);
+        this.#pending.clear();
+        onEnd();
+        resolve();
+      };
+      this.#child.on("error", (error) => end(`could not be started: ${error.message}`));
+      // "close", not "exit": it comes after the last stdout bytes, so an answer written just before exiting still counts.
+      this.#child.on("close", (code, signal) => end(signal ? `was killed by ${signal}` : `exited with code ${code}`));
+    });
+    this.#child.stdin.on("error", () => {}); // EPIPE when the child just died; its exit says so
+    this.#child.stdout.on("data", (chunk: Buffer) => this.#read(chunk));
+    this.#child.stderr.setEncoding("utf8");
+    this.#child.stderr.on("data", (text: string) => text.trimEnd().split("\n").forEach((line) => this.log(`${name} stderr: ${line}`)));
+  }
+
+  get pid(): number | undefined {
+    return this.#child.pid;
+  }
+  //#endregion
+
+  //#region forward
+  /** Sends a client's request to the child; `answer` gets its response, or the notifications that belong to it. */
+  request(message: Message, answer: Answer): void {
+    if (this.#pending.has(key(message.id))) return answer.fail(-32600, `request id ${key(message.id)} is already in flight`);
+    this.#pending.set(key(message.id), { answer, progressToken: message.params?._meta?.progressToken });
+    // A client that hangs up gets nothing more; the child's answer, when it comes, is dropped.
+    answer.onClose(() => this.#pending.get(key(message.id))?.answer === answer && this.#pending.delete(key(message.id)));
+    this.send(message);
+  }
+
+  /** Sends a notification or a response to the child, as one JSON line on its stdin. */
+  send(message: Message): void {
+    if (!this.ended) this.#child.stdin.write(`${JSON.stringify(message)}\n`);
+  }
+  //#endregion
+
+  //#region framing
+  // Only the new chunk is scanned for a newline; a line longer than the bound ends the child, and memory stays bounded.
+  #read(chunk: Buffer): void {
+    let start = 0;
+    for (let end = chunk.indexOf(10); end !== -1 && !this.ended; end = chunk.indexOf(10, start)) {
+      if (!this.#keep(chunk.subarray(start, end))) return;
+      const line = Buffer.concat(this.#line).toString("utf8");
+      [this.#line, this.#lineBytes, start] = [[], 0, end + 1];
+      if (line.trim() !== "") this.#route(line);
+    }
+    if (start < chunk.length) this.#keep(chunk.subarray(start));
+  }
+
+  #keep(part: Buffer): boolean {
+    this.#lineBytes += part.length;
+    this.#line.push(part);
+    if (this.#lineBytes <= MAX_LINE_BYTES) return true;
+    this.#line = [];
+    this.log(`${this.name}: the server wrote a line of more than ${MAX_LINE_BYTES} bytes; stopping it`);
+    void this.stop();
+    return false;
+  }
+  //#endregion
+
+  //#region route
+  /** An answer goes to the POST that asked; a notification to the request it belongs to, if there is one. */
+  #route(line: string): void {
+    let message: Message;
+    try {
+      message = JSON.parse(line) as Message;
+    } catch {
+      return this.log(`${this.name}: dropped a stdout line that is not JSON: ${line.slice(0, 200)}`);
+    }
+    if (message.method === undefined) {
+      const pending = this.#pending.get(key(message.id));
+      if (!pending) return this.log(`${this.name}: dropped an answer to no request in flight (id ${key(message.id)})`);
+      this.#pending.delete(key(message.id));
+      return pending.answer.finish(message);
+    }
+    if (message.id !== undefined) {
+      // A request from the server needs a stream back to the client; this bridge offers none, so it says no at once.
+      this.log(`${this.name}: refused the server's request ${message.method}`);
+      return this.send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "the bridge forwards no requests to the client" } });
+    }
+    const owner = this.#owner(message);
+    if (owner) owner.answer.notify(message);
+    else this.log(`${this.name}: dropped ${message.method}, which belongs to no request in flight`);
+  }
+
+  #owner(message: Message): Pending | undefined {
+    const pending = [...this.#pending.values()];
+    if (message.method === "notifications/progress") {
+      const token = message.params?.progressToken;
+      return pending.find((request) => request.progressToken !== undefined && request.progressToken === token);
+    }
+    // A log line names no request: it is only known to belong to one when a single request is in flight.
+    return message.method === "notifications/message" && pending.length === 1 ? pending[0] : undefined;
+  }
+  //#endregion
+
+  //#region stop
+  /** Ends the child's stdin and gives it 2 s to exit, then SIGTERM and after 2 s SIGKILL to its whole process group. */
+  async stop(): Promise<void> {
+    this.#child.stdin.end();
+    await Promise.race([this.#exited, sleep(GRACE_MS)]);
+    // Signal the group even when the leader has exited: something it started may still hold on.
+    for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+      if (!this.#signalGroup(signal)) break;
+      const deadline = Date.now() + GRACE_MS;
+      while (Date.now() < deadline && this.#signalGroup(0)) await sleep(20);
+    }
+    await this.#exited;
+  }
+
+  #signalGroup(signal: NodeJS.Signals | 0): boolean {
+    try {
+      process.kill(-this.#child.pid!, signal);
+      return true;
+    } catch {
+      return false; // the group is empty (signal 0 only asks)
+    }
+  }
+  //#endregion
+}
