@@ -35,7 +35,7 @@ let started = 0;
 
 /** Only initialize starts a session, and a new child with it. */
 function openSession(message: Message): Session {
-  if (message.method !== "initialize") throw new Refusal(400, "Bad Request: Mcp-Session-Id header is required");
+  if (message.method !== "initialize") throw new Refusal(400, "Mcp-Session-Id header is required");
   if (sessions.size >= MAX_SESSIONS) throw new Refusal(503, `${MAX_SESSIONS} sessions are open; end one first`);
   const session: Session = new Session(`session ${++started}`, command, log, () => sessions.delete(session.id));
   sessions.set(session.id, session);
@@ -45,7 +45,7 @@ function openSession(message: Message): Session {
 
 function findSession(request: IncomingMessage): Session {
   const id = request.headers["mcp-session-id"];
-  if (id === undefined) throw new Refusal(400, "Bad Request: Mcp-Session-Id header is required");
+  if (id === undefined) throw new Refusal(400, "Mcp-Session-Id header is required");
   const session = sessions.get(id);
   if (!session) throw new Refusal(404, "Session not found: it ended, or never was");
   return session;
@@ -81,11 +81,11 @@ async function handleDelete(request: IncomingMessage, response: ServerResponse):
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
   try {
     checkLocal(request);
-    if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") throw new Refusal(404, "Not Found: the endpoint is /mcp");
+    if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") throw new Refusal(404, "the endpoint is /mcp");
     if (request.method === "POST") return await handlePost(request, response);
     if (request.method === "DELETE") return await handleDelete(request, response);
     // GET would open a stream for the server's own messages; this bridge offers none, which the spec allows.
-    throw new Refusal(405, "Method Not Allowed", -32000, { allow: "POST, DELETE" });
+    throw new Refusal(405, "this bridge opens no stream for GET", -32000, { allow: "POST, DELETE" });
   } catch (error) {
     if (!(error instanceof Refusal)) log(`internal error: ${(error as Error).stack}`);
     const { status, code, message, headers } = error instanceof Refusal ? error : new Refusal(500, "Internal error", -32603);

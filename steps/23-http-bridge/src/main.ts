@@ -1,0 +1,96 @@
+// Step 23 demo: the bridge serves chapter 16's stdio server over Streamable HTTP. The SDK's HTTP client calls
+// count_slowly through it with a progress bar and ends its session; plain requests then show what the bridge refuses.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { request as httpRequest } from "node:http";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { leftInGroups } from "./processes.ts";
+import { progressBar } from "./progress-bar.ts";
+
+//#region start
+// The bridge is a program of its own, as a deployed server would be; it says where it listens on stderr.
+const program = fileURLToPath(new URL("./server.ts", import.meta.url));
+const bridge = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+const stderr: string[] = [];
+const listening = new Promise<string>((resolve, reject) => {
+  createInterface({ input: bridge.stderr }).on("line", (line) => (line.startsWith("listening on ") ? resolve(line) : stderr.push(line)));
+  bridge.on("exit", (code) => reject(new Error(`the bridge exited with code ${code}`)));
+});
+const url = (await listening).replace("listening on ", "");
+console.log(`$ server.ts --port 0\n${await listening}\n`);
+//#endregion
+
+//#region client
+const client = new Client({ name: "learn-mcp-23-demo", version: "0.1.0" }, { versionNegotiation: { mode: "legacy" } });
+const transport = new StreamableHTTPClientTransport(new URL(url));
+await client.connect(transport);
+const session = transport.sessionId!;
+console.log(`connected to ${client.getServerVersion()?.name} over HTTP, protocol ${client.getNegotiatedProtocolVersion()}, Mcp-Session-Id <session id>`);
+console.log(`tools/list: ${(await client.listTools()).tools.map((tool) => tool.name).join(", ")}`);
+
+// As in chapter 16, the request names its progressToken in _meta and notifications/progress are routed by it.
+const bar = progressBar();
+const progressToken = "count-1";
+client.setNotificationHandler("notifications/progress", ({ params }) => params.progressToken === progressToken && bar.update(params));
+bar.print('tools/call count_slowly {"to":4}');
+const result = await client.callTool({ name: "count_slowly", arguments: { to: 4 }, _meta: { progressToken } });
+bar.print(`-> result ${JSON.stringify(result.content)}`);
+await transport.terminateSession(); // DELETE /mcp: the bridge stops this session's server
+await client.close();
+console.log("DELETE /mcp ended the session\n");
+//#endregion
+
+//#region refusals
+const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+
+/** One line for a refusal: what was sent, the status, and the message of the JSON-RPC error in the body. */
+function report(what: string, status: string, body: string, allow?: string | null): void {
+  const { error } = JSON.parse(body) as { error: { code: number; message: string } };
+  console.log(`${what.padEnd(44)} -> ${status}${allow ? ` (Allow: ${allow})` : ""}: ${error.code} ${error.message}`);
+}
+
+async function show(what: string, init: RequestInit): Promise<void> {
+  const response = await fetch(url, init);
+  report(what, `${response.status} ${response.statusText}`, await response.text(), response.headers.get("allow"));
+}
+
+await show("POST ping in the ended session", { method: "POST", headers: { ...json, "mcp-session-id": session }, body: ping });
+await show("POST ping with no Mcp-Session-Id", { method: "POST", headers: json, body: ping });
+await show("POST as text/plain", { method: "POST", headers: { ...json, "content-type": "text/plain" }, body: ping });
+await show("POST accepting only application/json", { method: "POST", headers: { ...json, accept: "application/json" }, body: ping });
+await show("POST with MCP-Protocol-Version 2024-11-05", { method: "POST", headers: { ...json, "mcp-protocol-version": "2024-11-05" }, body: ping });
+await show('POST of {"jsonrpc":', { method: "POST", headers: json, body: '{"jsonrpc":' });
+await show("POST of a batch [ping]", { method: "POST", headers: json, body: `[${ping}]` });
+await show("GET /mcp", { method: "GET", headers: { accept: "text/event-stream" } });
+
+// fetch sets Host and Content-Length itself: node's http module sends what it is told.
+function raw(what: string, headers: Record<string, string>): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method: "POST", headers: { ...json, ...headers } }, (response) => {
+      let body = "";
+      response.setEncoding("utf8").on("data", (text: string) => (body += text));
+      response.on("end", () => resolve(report(what, `${response.statusCode} ${response.statusMessage}`, body)));
+    });
+    request.on("error", reject);
+    request.end(headers["content-length"] === undefined ? ping : undefined);
+  });
+}
+await raw("POST with Host: evil.example", { host: "evil.example" });
+await raw("POST announcing a 5 MiB body", { "content-length": String(5 * 1024 * 1024) });
+//#endregion
+
+//#region stop
+bridge.kill("SIGTERM");
+const [code] = (await once(bridge, "exit")) as [number];
+console.log(`\nSIGTERM: the bridge exited with code ${code}`);
+// Each session's server led a process group of its own, named in the bridge's log.
+const groups = [bridge.pid!, ...stderr.flatMap((line) => /server pid (\d+)/.exec(line)?.[1] ?? []).map(Number)];
+const left = leftInGroups(groups);
+console.log(left.length === 0 ? "no process left" : `still running: ${left.join(", ")}`);
+const normalized = stderr.map((line) => line.replaceAll(session, "<session id>").replace(/server pid \d+/, "server pid <pid>"));
+console.log(`\nthe bridge's stderr:\n${normalized.map((line) => `  ${line}`).join("\n")}`);
+if (code !== 143 || left.length > 0) process.exitCode = 1;
+//#endregion
