@@ -1,0 +1,63 @@
+// Test helper: starts the bridge on a free port in front of a command (the fixture server unless told), and speaks
+// HTTP to it with fetch, or with node's http module where fetch will not send a header as given.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { request as httpRequest, type OutgoingHttpHeaders } from "node:http";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const program = fileURLToPath(new URL("../server.ts", import.meta.url));
+export const fixtureServer = [process.execPath, fileURLToPath(new URL("../fixtures/stdio-server.mjs", import.meta.url))];
+export const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+
+export type Bridge = Awaited<ReturnType<typeof startBridge>>;
+
+/** `command` null: the bridge's own default, chapter 16's server. */
+export async function startBridge(command: string[] | null = fixtureServer) {
+  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0", ...(command ? ["--", ...command] : [])], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const stderr: string[] = [];
+  const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+  const url = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stderr }).on("line", (line) => {
+      stderr.push(line);
+      if (line.startsWith("listening on ")) resolve(line.slice("listening on ".length));
+    });
+    void exited.then(() => reject(new Error(`the bridge exited:\n${stderr.join("\n")}`)));
+  });
+  /** Sends one message; `session` adds the Mcp-Session-Id header. */
+  const post = (message: unknown, session?: string, headers: Record<string, string> = {}) =>
+    fetch(url, { method: "POST", headers: { ...JSON_HEADERS, ...(session ? { "mcp-session-id": session } : {}), ...headers }, body: JSON.stringify(message) });
+  /** A new session: initialize, then initialized; resolves with its id. */
+  const open = async (): Promise<string> => {
+    const response = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } } });
+    await response.text();
+    const session = response.headers.get("mcp-session-id")!;
+    await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).text();
+    return session;
+  };
+  /** The pids of the servers the bridge started, from its log; each leads its own process group. */
+  const serverPids = () => stderr.flatMap((line) => /server pid (\d+)/.exec(line)?.[1] ?? []).map(Number);
+  const stop = async (signal: NodeJS.Signals = "SIGTERM") => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return (await exited)[0];
+  };
+  return { url, child, stderr, post, open, serverPids, stop };
+}
+
+/** A request through node's http module, which sends Host, Origin and Content-Length exactly as given. */
+export function rawRequest(url: string, method: string, headers: OutgoingHttpHeaders, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { method, headers }, (response) => {
+      let text = "";
+      response.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: text }));
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
+}
+
+export const call = (id: number | string, name: string, args: Record<string, unknown> = {}, _meta?: Record<string, unknown>) =>
+  ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...(_meta ? { _meta } : {}) } });
