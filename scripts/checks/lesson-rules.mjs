@@ -7,9 +7,9 @@ import { closure, isCode } from "./closure.mjs";
 
 export const MEDIAN_ADDED_LINES = 180;
 export const OVERSIZED_ADDED_LINES = 250;
-// Each issue that adds steps may let two of its steps run long, with a reason; issue 6 cut steps 01-16, and issue 7
-// (steps 17 on) brings its own two.
-export const OVERSIZED_STEPS_ALLOWED = 4;
+// Each issue that adds steps may let two of its steps run long, with a reason; issue 6 cut steps 01-16, issue 7
+// (steps 17 to 22) brings its own two, and issue 8 (steps 23 on) its own two.
+export const OVERSIZED_STEPS_ALLOWED = 6;
 const LESSON_KEYS = new Set(["title", "changes", "programs", "reason", "flags"]);
 // The runner flags a step may declare (steps/runner/cli.mjs STEP_FLAGS); its demo receives them.
 const STEP_FLAGS = ["--live"];

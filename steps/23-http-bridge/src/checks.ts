@@ -14,6 +14,12 @@ export class Refusal extends Error {
   }
 }
 
+/** A header as one string: node gives a list for a few known names, and joins repeats of the others with ", ". */
+export function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
 //#region local
 const isLocal = (url: string) => URL.canParse(url) && LOCAL_HOSTNAMES.includes(new URL(url).hostname);
 
@@ -38,7 +44,7 @@ export function checkPostHeaders(request: IncomingMessage): void {
 
 /** A request without the header is taken as 2025-03-26, the revision before the header existed. */
 export function checkVersion(request: IncomingMessage): void {
-  const version = request.headers["mcp-protocol-version"] ?? "2025-03-26";
+  const version = header(request, "mcp-protocol-version") ?? "2025-03-26";
   if (!SUPPORTED_VERSIONS.includes(version)) {
     throw new Refusal(400, `MCP-Protocol-Version ${version} is not supported; this bridge speaks ${SUPPORTED_VERSIONS.join(", ")}`);
   }

@@ -33,7 +33,9 @@ console.log(`tools/list: ${(await client.listTools()).tools.map((tool) => tool.n
 // As in chapter 16, the request names its progressToken in _meta and notifications/progress are routed by it.
 const bar = progressBar();
 const progressToken = "count-1";
-client.setNotificationHandler("notifications/progress", ({ params }) => params.progressToken === progressToken && bar.update(params));
+client.setNotificationHandler("notifications/progress", ({ params }) => {
+  if (params.progressToken === progressToken) bar.update(params);
+});
 bar.print('tools/call count_slowly {"to":4}');
 const result = await client.callTool({ name: "count_slowly", arguments: { to: 4 }, _meta: { progressToken } });
 bar.print(`-> result ${JSON.stringify(result.content)}`);

@@ -38,7 +38,7 @@ describe("in front of the fixture server", () => {
     expect((await rawRequest(bridge.url, "GET", {})).headers.allow).toBe("POST, DELETE");
     expect((await rawRequest(bridge.url.replace("/mcp", "/other"), "POST", JSON_HEADERS, "{}")).status).toBe(404);
     // Local names pass with any port, and a version this bridge supports passes.
-    for (const headers of [{ host: "localhost:1" }, { host: "[::1]:8080", origin: "http://127.0.0.1:3000" }, { "mcp-protocol-version": "2025-06-18" }]) {
+    for (const headers of [{ host: "localhost:1" }, { host: "127.0.0.1" }, { host: "[::1]:8080", origin: "http://127.0.0.1:3000" }, { "mcp-protocol-version": "2025-06-18" }] as Record<string, string>[]) {
       expect(await post(headers)).toMatchObject({ status: 200, body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }) });
     }
   });

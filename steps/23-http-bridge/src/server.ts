@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Answer } from "./answer.ts";
-import { checkLocal, checkPostHeaders, checkVersion, parseMessage, readBody, Refusal } from "./checks.ts";
+import { checkLocal, checkPostHeaders, checkVersion, header, parseMessage, readBody, Refusal } from "./checks.ts";
 import { roleProgram } from "./roles.ts";
 import { Session, type Message } from "./session.ts";
 
@@ -44,7 +44,7 @@ function openSession(message: Message): Session {
 }
 
 function findSession(request: IncomingMessage): Session {
-  const id = request.headers["mcp-session-id"];
+  const id = header(request, "mcp-session-id");
   if (id === undefined) throw new Refusal(400, "Mcp-Session-Id header is required");
   const session = sessions.get(id);
   if (!session) throw new Refusal(404, "Session not found: it ended, or never was");
