@@ -1,7 +1,16 @@
 // The answer to one POSTed request: plain JSON when the result comes alone, a stream of server-sent events when
 // notifications come first. The choice is made by the first message, since a status line cannot be taken back.
 import type { ServerResponse } from "node:http";
-import type { Message } from "./session.ts";
+
+/** A JSON-RPC message, read only as far as the bridge needs. */
+export interface Message {
+  jsonrpc?: string;
+  id?: string | number | null;
+  method?: string;
+  params?: { progressToken?: unknown; _meta?: { progressToken?: unknown } };
+  result?: unknown;
+  error?: unknown;
+}
 
 /** One message as a server-sent event: its type, its JSON on one data line, and the blank line that ends it. */
 export const sseEvent = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;

@@ -1,7 +1,7 @@
 // What a Streamable HTTP server checks before a message reaches the stdio server: who calls (Host, Origin), what
 // was sent (Content-Type, Accept, MCP-Protocol-Version, one JSON-RPC message) and how much, counted as it arrives.
 import type { IncomingMessage } from "node:http";
-import type { Message } from "./session.ts";
+import type { Message } from "./answer.ts";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const SUPPORTED_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"];

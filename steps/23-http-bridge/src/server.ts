@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Answer } from "./answer.ts";
+import { Answer, type Message } from "./answer.ts";
 import { checkLocal, checkPostHeaders, checkVersion, header, parseMessage, readBody, Refusal } from "./checks.ts";
 import { roleProgram } from "./roles.ts";
-import { Session, type Message } from "./session.ts";
+import { Session } from "./session.ts";
 
 export const MAX_SESSIONS = 32;
 const log = (line: string) => console.error(`[bridge] ${line}`);

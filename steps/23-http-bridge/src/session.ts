@@ -2,25 +2,12 @@
 // The bridge reads only the envelope of each message (id, method, progressToken); what the methods mean is not its business.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Answer } from "./answer.ts";
+import type { Answer, Message } from "./answer.ts";
 
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const GRACE_MS = 2000;
 
-/** A JSON-RPC message, read only as far as the bridge needs. */
-export interface Message {
-  jsonrpc?: string;
-  id?: string | number | null;
-  method?: string;
-  params?: { progressToken?: unknown; _meta?: { progressToken?: unknown } };
-  result?: unknown;
-  error?: unknown;
-}
-
-interface Pending {
-  answer: Answer;
-  progressToken: unknown;
-}
+type Pending = { answer: Answer; progressToken: unknown };
 
 // Ids 1 and "1" are different requests: the key keeps the type.
 const key = (id: Message["id"]) => JSON.stringify(id);
@@ -34,11 +21,14 @@ export class Session {
   #line: Buffer[] = [];
   #lineBytes = 0;
   #exited: Promise<void>;
+  /** The child's pid, which is also its process group id. */
+  readonly pid: number | undefined;
 
   //#region start
   constructor(readonly name: string, command: string[], readonly log: (line: string) => void, onEnd: () => void) {
     // detached: the child leads its own process group, so stop() reaches whatever it started too.
     this.#child = spawn(command[0]!, command.slice(1), { stdio: "pipe", detached: true });
+    this.pid = this.#child.pid;
     this.#exited = new Promise((resolve) => {
       const end = (why: string) => {
         if (this.ended) return;
@@ -55,12 +45,7 @@ export class Session {
     });
     this.#child.stdin.on("error", () => {}); // EPIPE when the child just died; its exit says so
     this.#child.stdout.on("data", (chunk: Buffer) => this.#read(chunk));
-    this.#child.stderr.setEncoding("utf8");
-    this.#child.stderr.on("data", (text: string) => text.trimEnd().split("\n").forEach((line) => this.log(`${name} stderr: ${line}`)));
-  }
-
-  get pid(): number | undefined {
-    return this.#child.pid;
+    this.#child.stderr.setEncoding("utf8").on("data", (text: string) => text.trimEnd().split("\n").forEach((line) => this.log(`${name} stderr: ${line}`)));
   }
   //#endregion
 
