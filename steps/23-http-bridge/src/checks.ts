@@ -52,7 +52,7 @@ export function checkVersion(request: IncomingMessage): void {
 //#endregion
 
 //#region body
-/** The body, up to `max` bytes; past that the reading stops at once, so a body that never ends holds nothing. */
+/** The body, up to `max` bytes; past that nothing more is kept, so a body that never ends holds nothing. */
 export function readBody(request: IncomingMessage, max = MAX_BODY_BYTES): Promise<Buffer> {
   const tooLarge = () => new Refusal(413, `the body is over ${max} bytes`);
   if (Number(request.headers["content-length"]) > max) return Promise.reject(tooLarge());
