@@ -181,6 +181,31 @@ test("at most 32 sessions: the next initialize gets 503 until one ends", async (
   }
 });
 
+test("a session holds at most 64 waiting requests, and no more than 16 MiB its server has not read", async () => {
+  // A server that answers initialize, then never reads its stdin again.
+  const deaf = [process.execPath, "-e", `process.stdin.once("data", (d) => { const { id } = JSON.parse(String(d).split("\\n")[0]);
+    process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "deaf", version: "0" } } }) + "\\n");
+    process.stdin.pause(); }); setInterval(() => {}, 1000);`];
+  const [waiting, deafBridge] = await Promise.all([startBridge(), startBridge(deaf)]);
+  try {
+    const session = await waiting.open();
+    for (let id = 1; id <= 64; id++) void waiting.post(call(id, "wait", { ms: 60_000 }), session).catch(() => {});
+    await sleep(300);
+    const refused = await waiting.post(call(65, "wait", { ms: 1 }), session);
+    expect([refused.status, (await errorOf(refused)).error.message]).toEqual([503, "64 requests are already waiting in this session"]);
+
+    const deafSession = await deafBridge.open();
+    const big = { jsonrpc: "2.0", method: "notifications/message", params: { data: "x".repeat(4_000_000) } };
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await deafBridge.post(big, deafSession)).status);
+    expect(statuses.slice(0, 4)).toEqual([202, 202, 202, 202]);
+    const last = await deafBridge.post(big, deafSession);
+    expect([last.status, (await errorOf(last)).error.message]).toEqual([503, "the server is not reading what it was sent"]);
+  } finally {
+    expect([await waiting.stop(), await deafBridge.stop()]).toEqual([143, 143]);
+  }
+});
+
 test("SIGTERM stops every server's whole process group, even a request still waiting, and exits with 143", async () => {
   const bridge = await startBridge();
   const [first, second] = [await bridge.open(), await bridge.open()];

@@ -58,6 +58,8 @@ async function handlePost(request: IncomingMessage, response: ServerResponse): P
   checkVersion(request);
   const message = parseMessage(await readBody(request));
   const session = request.headers["mcp-session-id"] === undefined ? openSession(message) : findSession(request);
+  const busy = session.busy();
+  if (busy !== undefined) throw new Refusal(503, busy);
   const headers = { "mcp-session-id": session.id };
   if (message.method !== undefined && message.id !== undefined) return session.request(message, new Answer(response, message.id, headers));
   // A notification, or the client's answer to a server's request: nothing comes back for it.
@@ -103,6 +105,8 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
 
 //#region listen
 const http = createServer((request, response) => void handle(request, response));
+// Each connection may carry a body of up to 4 MiB: their number bounds what the bridge reads before it can refuse.
+http.maxConnections = 128;
 http.on("error", (error) => {
   console.error(`cannot listen: ${error.message}`);
   process.exit(1);

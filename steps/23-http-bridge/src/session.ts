@@ -5,6 +5,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Answer, Message } from "./answer.ts";
 
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+// What one session may hold for its server: answers waiting, and bytes written to a stdin it has not read yet.
+export const MAX_IN_FLIGHT = 64;
+export const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
 const GRACE_MS = 2000;
 
 type Pending = { answer: Answer; progressToken: unknown };
@@ -50,6 +53,13 @@ export class Session {
   //#endregion
 
   //#region forward
+  /** Why the session can take no more now, or undefined: a client cannot make the bridge hold without bound. */
+  busy(): string | undefined {
+    if (this.#pending.size >= MAX_IN_FLIGHT) return `${MAX_IN_FLIGHT} requests are already waiting in this session`;
+    if (this.#child.stdin.writableLength > MAX_BACKLOG_BYTES) return "the server is not reading what it was sent";
+    return undefined;
+  }
+
   /** Sends a client's request to the child; `answer` gets its response, or the notifications that belong to it. */
   request(message: Message, answer: Answer): void {
     if (this.#pending.has(key(message.id))) return answer.fail(-32600, `request id ${key(message.id)} is already in flight`);
