@@ -6,7 +6,7 @@ import { describeLine, LineFramer, MAX_LINE_BYTES, maskText, shorten } from "./w
 // The headers a reader of MCP and model traffic needs; the rest (user agent, lengths, platform details) is noise.
 const SHOWN_HEADERS = [
   "content-type", "accept", "anthropic-version", "authorization", "x-api-key", "mcp-session-id",
-  "mcp-protocol-version", "last-event-id", "www-authenticate", "location", "retry-after",
+  "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id", "www-authenticate", "location", "retry-after",
 ];
 
 const decoder = () => new TextDecoder("utf-8", { fatal: false });
