@@ -96,3 +96,54 @@ const normalized = stderr.map((line) => line.replaceAll(session, "<session id>")
 console.log(`\nthe bridge's stderr:\n${normalized.map((line) => `  ${line}`).join("\n")}`);
 if (code !== 143 || left.length > 0) process.exitCode = 1;
 //#endregion
+
+//#region legacy
+// The transport Streamable HTTP replaced (2024-11-05), served by the previous SDK: GET /sse opens a stream that stays
+// open, its first event names where to POST, and each answer comes back on that stream while the POST gets only 202.
+const fixture = fileURLToPath(new URL("./fixtures/legacy-sse-server.mjs", import.meta.url));
+const old = spawn(process.execPath, [fixture], { stdio: ["pipe", "ignore", "pipe"] });
+const oldLog = createInterface({ input: old.stderr })[Symbol.asyncIterator]();
+const sseUrl = ((await oldLog.next()).value as string).replace("listening on ", "");
+console.log(`\nthe older HTTP+SSE transport, served by the previous SDK: ${sseUrl}`);
+
+/** The events of a server-sent event stream, one { event, data } per blank-line-separated block. */
+async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ event: string; data: string }> {
+  let buffered = "";
+  for await (const text of body.pipeThrough(new TextDecoderStream())) {
+    buffered += text;
+    for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
+      const lines = buffered.slice(0, end).split("\n");
+      buffered = buffered.slice(end + 2);
+      const field = (name: string) => lines.filter((line) => line.startsWith(`${name}: `)).map((line) => line.slice(name.length + 2)).join("\n");
+      yield { event: field("event") || "message", data: field("data") };
+    }
+  }
+}
+
+const stream = await fetch(sseUrl, { headers: { accept: "text/event-stream" } });
+const events = readEvents(stream.body!);
+const endpoint = (await events.next()).value!;
+const hideId = (text: string) => text.replace(/sessionId=[\w-]+/, "sessionId=<id>");
+console.log(`GET /sse -> ${stream.status} ${stream.headers.get("content-type")}, first event: ${endpoint.event} ${hideId(endpoint.data)}`);
+
+const messages = [
+  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "learn-mcp-23-demo", version: "0.1.0" } } },
+  { jsonrpc: "2.0", method: "notifications/initialized" },
+  { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 40 } } },
+];
+for (const message of messages) {
+  const posted = await fetch(new URL(endpoint.data, sseUrl), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(message) });
+  console.log(`POST ${hideId(endpoint.data)} ${message.method} -> ${posted.status} ${posted.statusText}: ${JSON.stringify(await posted.text())}`);
+  if (!("id" in message)) continue;
+  const { event, data } = (await events.next()).value!;
+  console.log(`  on the GET stream, event "${event}": ${data}`);
+}
+await events.return(undefined); // stops reading: the GET ends, and with it the session
+console.log(`the legacy server's stderr: ${(await oldLog.next()).value}`);
+const late = await fetch(new URL(endpoint.data, sseUrl), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(messages[2]) });
+console.log(`POST ${hideId(endpoint.data)} tools/call -> ${late.status} ${late.statusText}`);
+old.stdin!.end();
+const [oldCode] = (await once(old, "exit")) as [number];
+console.log(`the legacy server exited with code ${oldCode}`);
+if (oldCode !== 0) process.exitCode = 1;
+//#endregion
