@@ -6,7 +6,6 @@ import { request as httpRequest } from "node:http";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport, type ClientOptions } from "@modelcontextprotocol/client";
-import { leftInGroups } from "./processes.ts";
 import { progressBar } from "./progress-bar.ts";
 
 //#region start
@@ -77,8 +76,7 @@ await send("GET /mcp", "GET", { accept: "text/event-stream" });
 //#region stop
 server.kill("SIGTERM");
 const [code] = (await once(server, "exit")) as [number];
-const left = leftInGroups([server.pid!]);
-console.log(`\nSIGTERM: the server exited with code ${code}; ${left.length === 0 ? "no process left" : `still running: ${left.join(", ")}`}`);
+console.log(`\nSIGTERM: the server exited with code ${code}`);
 console.log(`the server's stderr:\n${stderr.map((line) => `  ${line}`).join("\n")}`);
-if (code !== 0 || left.length > 0) process.exitCode = 1;
+if (code !== 0) process.exitCode = 1;
 //#endregion

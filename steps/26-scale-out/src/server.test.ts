@@ -1,0 +1,138 @@
+// server.ts as a cluster: two workers behind one port. Each request here goes on a connection of its own, so the
+// primary may hand it to either worker; the tests say which answered from the x-served-by header.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { isRunning } from "./processes.ts";
+
+const program = fileURLToPath(new URL("./server.ts", import.meta.url));
+
+async function startServer(args = ["--port", "0", "--workers", "2"]) {
+  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  const stderr: string[] = [];
+  const exited = once(child, "exit") as Promise<[number | null]>;
+  const url = await new Promise<string | null>((resolve) => {
+    createInterface({ input: child.stderr }).on("line", (line) => {
+      stderr.push(line);
+      if (line.startsWith("listening on ")) resolve(line.slice("listening on ".length));
+    });
+    void exited.then(() => resolve(null));
+  });
+  const workerPids = () => stderr.flatMap((line) => /is pid (\d+)/.exec(line)?.[1] ?? []).map(Number);
+  return { url: url!, child, stderr, exited, workerPids };
+}
+
+const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", connection: "close" };
+
+/** One request on a fresh connection: its status, the worker that answered, and the JSON-RPC answer (JSON or SSE). */
+async function post(url: string, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
+  const name = params.name ?? params.uri; // Mcp-Name carries the tool's name, or the resource's URI
+  const modern = "_meta" in params ? { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(typeof name === "string" ? { "mcp-name": name } : {}) } : {};
+  const response = await fetch(url, { method: "POST", headers: { ...JSON_HEADERS, ...modern, ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const text = await response.text();
+  const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
+  return { status: response.status, worker: response.headers.get("x-served-by"), session: response.headers.get("mcp-session-id"), body: JSON.parse(json) as { result?: Record<string, unknown> } };
+}
+const add = (a: number) => ({ name: "add", arguments: { a, b: 40 }, _meta: ENVELOPE });
+
+let server: Awaited<ReturnType<typeof startServer>>;
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(() => void server.child.kill("SIGKILL"));
+
+describe("2026-07-28 requests land anywhere", () => {
+  it("answers a burst of 16, each on its own connection, and both workers take part", async () => {
+    const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => post(server.url, "tools/call", add(i))));
+    answers.forEach((answer, i) => expect([answer.status, answer.body.result?.content]).toEqual([200, [{ type: "text", text: String(i + 40) }]]));
+    // The primary hands connections to whichever worker is free, so a burst may favor one; one at a time, both answer.
+    const workers = new Set(answers.map((answer) => answer.worker));
+    for (let i = 0; i < 20 && workers.size < 2; i++) workers.add((await post(server.url, "tools/call", add(i))).worker);
+    expect([...workers].sort()).toEqual(["worker 1", "worker 2"]);
+  });
+
+  it("keeps the board in one place: what one worker writes, the other reads", async () => {
+    const written = await post(server.url, "tools/call", { name: "post_message", arguments: { text: "shared" }, _meta: ENVELOPE });
+    let read;
+    do read = await post(server.url, "resources/read", { uri: "board://messages", _meta: ENVELOPE });
+    while (read.worker === written.worker);
+    expect(read.body.result?.contents).toEqual([expect.objectContaining({ text: expect.stringContaining("shared") })]);
+  });
+});
+
+describe("a 2025 session lives in one worker", () => {
+  it("is found by the worker that opened it and unknown to the other", async () => {
+    const init = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } };
+    const opened = await post(server.url, "initialize", init);
+    expect(opened.status).toBe(200);
+    const statuses = new Map<string, number>();
+    for (let i = 0; i < 20 && statuses.size < 2; i++) {
+      const ping = await post(server.url, "ping", {}, { "mcp-session-id": opened.session! });
+      statuses.set(ping.worker!, ping.status);
+    }
+    const other = opened.worker === "worker 1" ? "worker 2" : "worker 1";
+    expect(Object.fromEntries(statuses)).toEqual({ [opened.worker!]: 200, [other]: 404 });
+  });
+});
+
+describe("changes reach listeners in every worker", () => {
+  it("delivers a post made through one worker to a listen stream held by the other", async () => {
+    let listenWorker = "";
+    const noteWorker = (async (input: string | URL | Request, init?: RequestInit) => {
+      const response = await fetch(input, init);
+      if (new Headers(init?.headers).get("mcp-method") === "subscriptions/listen") listenWorker = response.headers.get("x-served-by")!;
+      return response;
+    }) as typeof fetch;
+    const listener = new Client({ name: "test", version: "0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await listener.connect(new StreamableHTTPClientTransport(new URL(server.url), { fetch: noteWorker }));
+    const updated = new Promise<string>((resolve) => listener.setNotificationHandler("notifications/resources/updated", ({ params }) => resolve(params.uri)));
+    const subscription = await listener.listen({ resourceSubscriptions: ["board://messages"] });
+    expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: ["board://messages"] });
+
+    let posted;
+    do posted = await post(server.url, "tools/call", { name: "post_message", arguments: { text: "hello" }, _meta: ENVELOPE });
+    while (posted.worker === listenWorker);
+    expect(await Promise.race([updated, sleep(5000).then(() => "no notification within 5 s")])).toBe("board://messages");
+    await subscription.close();
+    await listener.close();
+  });
+});
+
+describe.concurrent("starting and stopping", () => {
+  it.each([[["--workers", "17"]], [["--threads", "2"]], [["--workers"]]])("refuses %j with its usage and exit 64", async (args) => {
+    const bad = await startServer(args);
+    expect([(await bad.exited)[0], bad.stderr]).toEqual([64, ["usage: server.ts [--port N] [--workers N (1 to 16)]"]]);
+  });
+
+  it("stops every worker on SIGTERM, and exits 0", async () => {
+    const own = await startServer();
+    const workers = own.workerPids();
+    expect(workers).toHaveLength(2);
+    own.child.kill("SIGTERM");
+    expect((await own.exited)[0]).toBe(0);
+    expect(workers.filter(isRunning)).toEqual([]);
+  });
+
+  it("stops the other worker and exits 1 when one dies", async () => {
+    const own = await startServer();
+    const [first, second] = own.workerPids();
+    process.kill(first!, "SIGKILL");
+    expect((await own.exited)[0]).toBe(1);
+    expect(isRunning(second!)).toBe(false);
+    expect(own.stderr).toContain("[primary] worker 1 exited with SIGKILL: stopping 1 worker(s)");
+  });
+
+  it("leaves no worker behind when the primary itself is killed", async () => {
+    const own = await startServer();
+    const workers = own.workerPids();
+    own.child.kill("SIGKILL");
+    await own.exited;
+    for (let waited = 0; waited < 5000 && workers.some(isRunning); waited += 100) await sleep(100);
+    expect(workers.filter(isRunning)).toEqual([]);
+  });
+});

@@ -1,0 +1,103 @@
+// Step 26: the server of chapter 25 as several processes. The primary forks workers that all listen on one port, and
+// hands them connections in turn; a change posted in one worker reaches listeners in the others through the primary.
+// `server.ts [--port N] [--workers N]`.
+import cluster from "node:cluster";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
+import { BOARD_URI } from "./board.ts";
+import { ClusterEventBus, relayEvents } from "./bus.ts";
+import { createServer } from "./mcp-server.ts";
+import { Sessions } from "./sessions.ts";
+
+//#region arguments
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+const port = option("--port", 0); // 0: the system picks a free port, and every worker shares it
+const workers = option("--workers", 2);
+const known = args.every((arg, i) => (i % 2 === 0 ? ["--port", "--workers"].includes(arg) : true)) && args.length % 2 === 0;
+if (!known || !(Number.isInteger(port) && port >= 0 && port < 65536) || !(Number.isInteger(workers) && workers >= 1 && workers <= 16)) {
+  console.error("usage: server.ts [--port N] [--workers N (1 to 16)]");
+  process.exit(64);
+}
+//#endregion
+
+//#region primary
+function primary(): void {
+  const folder = mkdtempSync(path.join(tmpdir(), "learn-mcp-26-"));
+  const board = path.join(folder, "board.jsonl");
+  writeFileSync(board, "");
+  relayEvents();
+  for (let i = 0; i < workers; i++) {
+    const worker = cluster.fork({ LEARN_MCP_BOARD: board });
+    console.error(`[primary] worker ${worker.id} is pid ${worker.process.pid}`);
+  }
+
+  let listening = 0;
+  cluster.on("listening", (_worker, address) => {
+    if (++listening === workers) console.error(`listening on http://127.0.0.1:${address.port}/mcp`);
+  });
+  let stopping = false;
+  const stop = (why: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.error(`[primary] ${why}: stopping ${Object.keys(cluster.workers ?? {}).length} worker(s)`);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
+  };
+  // A worker that dies on its own takes the others down with it, and the server exits 1: better than half a server.
+  let failed = false;
+  cluster.on("exit", (worker, code, signal) => {
+    if (!stopping) {
+      failed = true;
+      stop(`worker ${worker.id} exited with ${code ?? signal}`);
+    }
+    if (Object.keys(cluster.workers ?? {}).length > 0) return;
+    rmSync(folder, { recursive: true, force: true });
+    process.exit(failed ? 1 : 0);
+  });
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
+}
+//#endregion
+
+//#region worker
+function worker(): void {
+  const name = `worker ${cluster.worker!.id}`;
+  const board = { file: process.env.LEARN_MCP_BOARD!, changed: () => modern.notify.resourceUpdated(BOARD_URI) };
+  const factory = () => createServer(board);
+  // The bus is the one change from chapter 25: listen streams hear of changes made in any worker.
+  const modern = createMcpHandler(factory, { legacy: "reject", bus: new ClusterEventBus(), onerror: (error) => console.error(`[${name}] ${error.message}`) });
+  const sessions = new Sessions(factory);
+  const mcp = toNodeHandler({
+    fetch: async (request) => ((await isLegacyRequest(request)) ? sessions.handle(request) : modern.fetch(request)),
+  });
+  const localHost = localhostHostValidation();
+  const localOrigin = localhostOriginValidation();
+
+  const http = createHttpServer((request, response) => {
+    response.setHeader("x-served-by", name); // for the demo: which process answered
+    if (!localHost(request, response) || !localOrigin(request, response)) return;
+    if (new URL(request.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void response.writeHead(404).end();
+    void mcp(request, response);
+  });
+  http.listen(port, "127.0.0.1");
+
+  // A worker stops on a signal, or when the primary is gone (its IPC channel closes).
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.all([modern.close(), sessions.closeAll()]);
+    http.close();
+    http.closeAllConnections();
+    process.disconnect?.();
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => void stop());
+  process.once("disconnect", () => void stop());
+}
+//#endregion
+
+if (cluster.isPrimary) primary();
+else worker();
