@@ -77,7 +77,7 @@ export function parseMessage(body: Buffer): Message {
   } catch {
     throw new Refusal(400, "Parse error: the body is not JSON", -32700);
   }
-  if (Array.isArray(message)) throw new Refusal(400, "a batch (JSON array) is not accepted: 2025-11-25 removed batches", -32600);
+  if (Array.isArray(message)) throw new Refusal(400, "a batch (JSON array) is not accepted: 2025-06-18 removed batches", -32600);
   const { jsonrpc, method, result, error } = (message ?? {}) as Message;
   if (typeof message !== "object" || jsonrpc !== "2.0" || (typeof method !== "string" && result === undefined && error === undefined)) {
     throw new Refusal(400, "Invalid Request: not a JSON-RPC 2.0 message", -32600);

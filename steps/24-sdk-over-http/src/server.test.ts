@@ -104,9 +104,14 @@ describe("bad requests get the status the specification names, and the server ke
 });
 
 describe("starting and stopping", () => {
-  it("refuses a bad port with its usage and exit 64", async () => {
-    const bad = await startServer(["--port", "http"]);
+  it.each([[["--port", "http"]], [["--port", "0x10"]], [["--port"]], [["--ports", "1"]]])("refuses %j with its usage and exit 64", async (args) => {
+    const bad = await startServer(args);
     expect([(await bad.exited)[0], bad.stderr]).toEqual([64, ["usage: server.ts [--port N]"]]);
+  });
+
+  it("says so and exits 1 when its port is taken", async () => {
+    const busy = await startServer(["--port", new URL(server.url).port]);
+    expect([(await busy.exited)[0], busy.stderr]).toEqual([1, [expect.stringMatching(/^cannot listen: listen EADDRINUSE/)]]);
   });
 
   // One server per signal, all at once. The SDK client does not fail a request whose stream ends without its

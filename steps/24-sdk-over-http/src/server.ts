@@ -7,8 +7,10 @@ import { createServer } from "./mcp-server.ts";
 
 //#region arguments
 const args = process.argv.slice(2);
-const port = args[0] === "--port" ? Number(args[1]) : 0; // 0: the system picks a free port
-if (!(args.length === 0 || (args.length === 2 && Number.isInteger(port) && port >= 0 && port < 65536))) {
+// No arguments, or --port and a whole number; 0 lets the system pick a free port.
+const given = args.length === 0 ? "0" : args.length === 2 && args[0] === "--port" ? args[1]! : "";
+const port = /^\d+$/.test(given) ? Number(given) : -1;
+if (!(port >= 0 && port < 65536)) {
   console.error("usage: server.ts [--port N]");
   process.exit(64);
 }
@@ -26,6 +28,10 @@ const http = createHttpServer((request, response) => {
   if (!localHost(request, response) || !localOrigin(request, response)) return;
   if (new URL(request.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void response.writeHead(404).end();
   void mcp(request, response);
+});
+http.on("error", (error) => {
+  console.error(`cannot listen: ${error.message}`);
+  process.exit(1);
 });
 http.listen(port, "127.0.0.1", () => {
   const address = http.address();

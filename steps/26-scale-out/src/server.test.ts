@@ -104,9 +104,15 @@ describe("changes reach listeners in every worker", () => {
 });
 
 describe.concurrent("starting and stopping", () => {
-  it.each([[["--workers", "17"]], [["--threads", "2"]], [["--workers"]]])("refuses %j with its usage and exit 64", async (args) => {
+  it.each([[["--workers", "17"]], [["--threads", "2"]], [["--workers"]], [["--port", "1e3"]]])("refuses %j with its usage and exit 64", async (args) => {
     const bad = await startServer(args);
     expect([(await bad.exited)[0], bad.stderr]).toEqual([64, ["usage: server.ts [--port N] [--workers N (1 to 16)]"]]);
+  });
+
+  it("exits 1 when its port is taken: the workers cannot listen", async () => {
+    const busy = await startServer(["--port", new URL(server.url).port]);
+    expect((await busy.exited)[0]).toBe(1);
+    expect(busy.stderr).toEqual(expect.arrayContaining([expect.stringMatching(/^\[worker \d\] cannot listen: .*EADDRINUSE/)]));
   });
 
   it("stops every worker on SIGTERM, and exits 0", async () => {

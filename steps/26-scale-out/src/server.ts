@@ -15,11 +15,13 @@ import { Sessions } from "./sessions.ts";
 
 //#region arguments
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => (args.includes(name) ? Number(args[args.indexOf(name) + 1]) : fallback);
+// --port and --workers, each followed by a whole number, in any order; anything else is a usage error.
+const pairs = new Map(args.flatMap((arg, i) => (i % 2 === 0 ? [[arg, args[i + 1] ?? ""] as const] : [])));
+const known = [...pairs.keys()].every((name) => name === "--port" || name === "--workers") && pairs.size * 2 === args.length;
+const option = (name: string, fallback: number) => (pairs.has(name) ? (/^\d+$/.test(pairs.get(name)!) ? Number(pairs.get(name)) : -1) : fallback);
 const port = option("--port", 0); // 0: the system picks a free port, and every worker shares it
 const workers = option("--workers", 2);
-const known = args.every((arg, i) => (i % 2 === 0 ? ["--port", "--workers"].includes(arg) : true)) && args.length % 2 === 0;
-if (!known || !(Number.isInteger(port) && port >= 0 && port < 65536) || !(Number.isInteger(workers) && workers >= 1 && workers <= 16)) {
+if (!known || !(port >= 0 && port < 65536) || !(workers >= 1 && workers <= 16)) {
   console.error("usage: server.ts [--port N] [--workers N (1 to 16)]");
   process.exit(64);
 }
@@ -81,6 +83,10 @@ function worker(): void {
     if (!localHost(request, response) || !localOrigin(request, response)) return;
     if (new URL(request.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void response.writeHead(404).end();
     void mcp(request, response);
+  });
+  http.on("error", (error) => {
+    console.error(`[${name}] cannot listen: ${error.message}`);
+    process.exit(1);
   });
   http.listen(port, "127.0.0.1");
 
