@@ -4,9 +4,7 @@
 import cluster from "node:cluster";
 import type { ServerEvent, ServerEventBus } from "@modelcontextprotocol/server";
 
-interface BusMessage {
-  mcpEvent: ServerEvent;
-}
+type BusMessage = { mcpEvent: ServerEvent };
 const isBusMessage = (message: unknown): message is BusMessage => typeof message === "object" && message !== null && "mcpEvent" in message;
 
 /** In a worker: publish sends the event to the primary; whatever the primary relays reaches the local listeners. */

@@ -45,11 +45,10 @@ async function connect(mode: Mode, fetchWith: typeof fetch = freshConnections): 
 const modern = await connect({ pin: "2026-07-28" });
 servedBy.length = 0;
 const sums = await Promise.all(Array.from({ length: 8 }, (_, i) => modern.callTool({ name: "add", arguments: { a: i, b: 40 } })));
-const counts = new Map<string, number>();
-for (const line of servedBy) counts.set(line.split(" from ")[1]!, (counts.get(line.split(" from ")[1]!) ?? 0) + 1);
-const tally = [...counts].map(([worker, count]) => `${worker}: ${count}`);
+const answeredBy = servedBy.map((line) => line.split(" from ")[1]!);
+const tally = [...new Set(answeredBy)].sort().map((worker) => `${worker}: ${answeredBy.filter((name) => name === worker).length}`);
 const correct = sums.filter((result, i) => JSON.stringify(result.content) === JSON.stringify([{ type: "text", text: String(i + 40) }])).length;
-console.log(`2026-07-28, 8 tools/call at once, each on its own connection: ${correct} of 8 correct (${tally.sort().join(", ")})`);
+console.log(`2026-07-28, 8 tools/call at once, each on its own connection: ${correct} of 8 correct (${tally.join(", ")})`);
 //#endregion
 
 //#region sessions
@@ -67,7 +66,6 @@ for (const line of servedBy) console.log(`  ${line}`);
 
 //#region bus
 // A listener's stream stays in the worker that holds its connection; a post must reach it from any worker.
-console.log();
 const seen: string[] = [];
 const listenerFetch = (async (input: string | URL | Request, init?: RequestInit) => {
   const response = await fetch(input, init);
@@ -77,7 +75,7 @@ const listenerFetch = (async (input: string | URL | Request, init?: RequestInit)
 const listener = await connect({ pin: "2026-07-28" }, listenerFetch);
 const updated = new Promise<string>((resolve) => listener.setNotificationHandler("notifications/resources/updated", ({ params }) => resolve(params.uri)));
 const subscription = await listener.listen({ resourceSubscriptions: ["board://messages"] });
-console.log(`listener: subscriptions/listen for board://messages, its stream held by ${seen[0]}`);
+console.log(`\nlistener: subscriptions/listen for board://messages, its stream held by ${seen[0]}`);
 
 const poster = await connect({ pin: "2026-07-28" });
 do {
