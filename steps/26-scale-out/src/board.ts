@@ -13,9 +13,7 @@ export interface Board {
   changed: () => void;
 }
 
-function latest(file: string): string[] {
-  return readFileSync(file, "utf8").split("\n").filter(Boolean).slice(-SHOWN);
-}
+const latest = (file: string) => readFileSync(file, "utf8").split("\n").filter(Boolean).slice(-SHOWN);
 
 export function registerBoard(server: McpServer, board: Board): void {
   server.registerTool(
