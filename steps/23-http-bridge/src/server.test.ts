@@ -104,11 +104,28 @@ describe("in front of the fixture server", () => {
     expect([a!.match(/"progressToken":"a"/g)?.length, a!.includes('"progressToken":"b"'), b!.match(/"progressToken":"b"/g)?.length, b!.includes('"progressToken":"a"')]).toEqual([3, false, 3, false]);
   });
 
-  test("a request from the server is refused by the bridge, which has no stream to send it on", async () => {
+  test("a request from the server travels on the stream of the one request in flight, and the client's answer reaches it", async () => {
     const session = await bridge.open();
-    expect(await (await bridge.post(call(1, "ask"), session)).json()).toMatchObject({ id: 1, result: {} });
-    await expect.poll(() => bridge.stderr.join("\n")).toMatch(/the client answered roots\/list: \{"code":-32601/);
+    const answer = await bridge.post(call(1, "ask"), session);
+    expect(answer.headers.get("content-type")).toBe("text/event-stream");
+    const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
+    let stream = "";
+    while (!stream.includes("\n\n")) stream += (await reader.read()).value;
+    expect(JSON.parse(/^data: (.*)$/m.exec(stream)![1]!)).toEqual({ jsonrpc: "2.0", id: "from-server", method: "roots/list" });
+    const reply = await bridge.post({ jsonrpc: "2.0", id: "from-server", result: { roots: [] } }, session);
+    expect(reply.status).toBe(202);
+    for (let part = await reader.read(); !part.done; part = await reader.read()) stream += part.value;
+    expect(stream).toContain('"text":"the client answered roots/list: {\\"roots\\":[]}"');
+  });
+
+  test("a request from the server while two are in flight is refused at once, since it could belong to either", async () => {
+    const session = await bridge.open();
+    const slow = bridge.post(call(1, "wait", { ms: 400 }), session);
+    await sleep(100);
+    const asked = await (await bridge.post(call(2, "ask"), session)).json();
+    expect(asked).toMatchObject({ id: 2, result: { content: [{ text: expect.stringContaining('"code":-32601') }] } });
     expect(bridge.stderr.join("\n")).toMatch(/refused the server's request roots\/list/);
+    await (await slow).text();
   });
 
   test("a server that exits mid-request fails the POST with -32603 and ends its session", async () => {

@@ -114,14 +114,14 @@ export class Session {
       this.#pending.delete(key(message.id));
       return pending.answer.finish(message);
     }
-    if (message.id !== undefined) {
-      // A request from the server needs a stream back to the client; this bridge offers none, so it says no at once.
-      this.log(`${this.name}: refused the server's request ${message.method}`);
-      return this.send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "the bridge forwards no requests to the client" } });
-    }
     const owner = this.#owner(message);
-    if (owner) owner.answer.notify(message);
-    else this.log(`${this.name}: dropped ${message.method}, which belongs to no request in flight`);
+    if (owner) return owner.answer.notify(message); // the client's answer to a request comes back as a POST of its own
+    if (message.id !== undefined) {
+      // A request from the server with no single request in flight has no stream to take: say no at once, not never.
+      this.log(`${this.name}: refused the server's request ${message.method}`);
+      return this.send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "no single request in flight to carry this one to the client" } });
+    }
+    this.log(`${this.name}: dropped ${message.method}, which belongs to no request in flight`);
   }
 
   #owner(message: Message): Pending | undefined {
@@ -130,8 +130,9 @@ export class Session {
       const token = message.params?.progressToken;
       return pending.find((request) => request.progressToken !== undefined && request.progressToken === token);
     }
-    // A log line names no request: it is only known to belong to one when a single request is in flight.
-    return message.method === "notifications/message" && pending.length === 1 ? pending[0] : undefined;
+    // A log line, or a request from the server (sampling, elicitation, roots), names no request of the client's:
+    // it is only known to belong to one when a single request is in flight.
+    return (message.method === "notifications/message" || message.id !== undefined) && pending.length === 1 ? pending[0] : undefined;
   }
   //#endregion
 
