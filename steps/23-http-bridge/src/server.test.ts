@@ -185,7 +185,10 @@ describe("in front of the fixture server", () => {
 });
 
 test("at most 32 sessions: the next initialize gets 503 until one ends", async () => {
-  const bridge = await startBridge(["cat"]); // any stdio program will do: cat sends each request back, and the bridge answers it
+  // Any stdio program that answers will do: this one answers every request with an empty result.
+  const answerAll = `require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
+    const { id, method } = JSON.parse(line); if (method && id !== undefined) console.log(JSON.stringify({ jsonrpc: "2.0", id, result: {} })); });`;
+  const bridge = await startBridge([process.execPath, "-e", answerAll]);
   try {
     const sessions = await Promise.all(Array.from({ length: 32 }, () => bridge.open()));
     expect(new Set(sessions).size).toBe(32);
