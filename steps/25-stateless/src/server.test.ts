@@ -2,11 +2,15 @@
 // user asked both ways, the refusals of each path, and a stop with sessions open.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { request as httpRequest, type OutgoingHttpHeaders } from "node:http";
+import { createServer as createHttpServer, request as httpRequest, type OutgoingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport, type ClientOptions } from "@modelcontextprotocol/client";
+import { McpServer as LegacyMcpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StreamableHTTPServerTransport as LegacyHttpTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as z from "zod";
 
 const program = fileURLToPath(new URL("./server.ts", import.meta.url));
 type Mode = NonNullable<ClientOptions["versionNegotiation"]>["mode"];
@@ -199,6 +203,29 @@ describe("the HTTP layer", () => {
 
   it("refuses a body over 4 MiB, announced, with 413", async () => {
     expect((await raw(server.url, "POST", { ...JSON_HEADERS, "content-length": String(5 * 1024 * 1024) })).status).toBe(413);
+  });
+
+  it("the SDK client in auto mode falls back to initialize with a server that only speaks 2025", async () => {
+    // The previous SDK (1.x) serves the legacy era only: server/discover is an unknown method to it. Statelessly, as
+    // its own examples do: a new server and transport for every request.
+    const http = createHttpServer(async (request, response) => {
+      const old = new LegacyMcpServer({ name: "legacy-only", version: "1.0.0" });
+      old.registerTool("add", { inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }));
+      const transport = new LegacyHttpTransport({ sessionIdGenerator: undefined });
+      response.on("close", () => void old.close());
+      await old.connect(transport);
+      await transport.handleRequest(request, response);
+    }).listen(0, "127.0.0.1");
+    await once(http, "listening");
+    try {
+      const client = await connect(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`, "auto");
+      expect([client.getProtocolEra(), client.getNegotiatedProtocolVersion()]).toEqual(["legacy", "2025-11-25"]);
+      expect(await client.callTool({ name: "add", arguments: { a: 2, b: 40 } })).toMatchObject({ content: [{ text: "42" }] });
+      await client.close();
+    } finally {
+      http.closeAllConnections();
+      http.close();
+    }
   });
 
   it.each([["legacy"], ["auto"]] as const)("the SDK client in %s mode adds 2 + 40", async (mode) => {
