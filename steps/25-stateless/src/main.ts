@@ -35,7 +35,7 @@ interface Answer {
 async function modern(method: string, params: Record<string, unknown>, version = "2026-07-28"): Promise<[number, string | null, Answer]> {
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": version, "mcp-method": method };
   if (typeof params.name === "string") Object.assign(headers, { "mcp-name": params.name });
-  // Connection: close makes each request open a connection of its own: nothing carries over but what is sent.
+  // Connection: close ends the connection after the answer, so the next request needs a new one: only what is sent counts.
   const response = await fetch(url, { method: "POST", headers: { ...headers, connection: "close" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
   return [response.status, response.headers.get("mcp-session-id"), (await response.json()) as Answer];
 }

@@ -12,10 +12,7 @@ export class ClusterEventBus implements ServerEventBus {
   readonly #listeners = new Set<(event: ServerEvent) => void>();
 
   constructor() {
-    process.on("message", (message) => {
-      if (!isBusMessage(message)) return;
-      for (const listener of this.#listeners) listener(message.mcpEvent);
-    });
+    process.on("message", (message) => isBusMessage(message) && this.#listeners.forEach((listener) => listener(message.mcpEvent)));
   }
 
   publish(event: ServerEvent): void {

@@ -25,10 +25,11 @@ function greet(ctx: ServerContext): CallToolResult | InputRequiredResult {
 }
 //#endregion
 
-export function createServer(board: Board): McpServer {
+/** `listen`: whether clients may listen for the board's changes, which this server offers in the 2026-07-28 era only. */
+export function createServer(board: Board, listen: boolean): McpServer {
   // The logging capability makes ctx.mcpReq.log send notifications/message; without it, log() sends nothing.
-  // resources.subscribe lets a client listen for changes to a resource, here the board.
-  const server = new McpServer({ name: "learn-mcp-http", version: "0.1.0" }, { capabilities: { logging: {}, resources: { subscribe: true } } });
+  const capabilities = { logging: {}, ...(listen ? { resources: { subscribe: true } } : {}) };
+  const server = new McpServer({ name: "learn-mcp-http", version: "0.1.0" }, { capabilities });
   server.registerTool(
     "add",
     { description: "Adds two numbers and returns the sum.", inputSchema: z.strictObject({ a: z.number(), b: z.number() }) },

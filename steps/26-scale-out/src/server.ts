@@ -30,11 +30,15 @@ if (!known || !(port >= 0 && port < 65536) || !(workers >= 1 && workers <= 16)) 
 //#region primary
 function primary(): void {
   const folder = mkdtempSync(path.join(tmpdir(), "learn-mcp-26-"));
+  process.on("exit", () => rmSync(folder, { recursive: true, force: true }));
   const board = path.join(folder, "board.jsonl");
   writeFileSync(board, "");
+  console.error(`[primary] the board is ${board}`);
   relayEvents();
+  const running = new Set<number>();
   for (let i = 0; i < workers; i++) {
     const worker = cluster.fork({ LEARN_MCP_BOARD: board });
+    running.add(worker.id);
     console.error(`[primary] worker ${worker.id} is pid ${worker.process.pid}`);
   }
 
@@ -46,19 +50,18 @@ function primary(): void {
   const stop = (why: string) => {
     if (stopping) return;
     stopping = true;
-    console.error(`[primary] ${why}: stopping ${Object.keys(cluster.workers ?? {}).length} worker(s)`);
+    console.error(`[primary] ${why}: stopping ${running.size} worker(s)`);
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill("SIGTERM");
   };
   // A worker that dies on its own takes the others down with it, and the server exits 1: better than half a server.
   let failed = false;
   cluster.on("exit", (worker, code, signal) => {
+    running.delete(worker.id);
     if (!stopping) {
       failed = true;
-      stop(`worker ${worker.id} exited with ${code ?? signal}`);
+      stop(`worker ${worker.id} exited unasked (${code ?? signal})`);
     }
-    if (Object.keys(cluster.workers ?? {}).length > 0) return;
-    rmSync(folder, { recursive: true, force: true });
-    process.exit(failed ? 1 : 0);
+    if (running.size === 0) process.exit(failed ? 1 : 0);
   });
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
 }
@@ -68,10 +71,9 @@ function primary(): void {
 function worker(): void {
   const name = `worker ${cluster.worker!.id}`;
   const board = { file: process.env.LEARN_MCP_BOARD!, changed: () => modern.notify.resourceUpdated(BOARD_URI) };
-  const factory = () => createServer(board);
-  // The bus is the one change from chapter 25: listen streams hear of changes made in any worker.
-  const modern = createMcpHandler(factory, { legacy: "reject", bus: new ClusterEventBus(), onerror: (error) => console.error(`[${name}] ${error.message}`) });
-  const sessions = new Sessions(factory);
+  // The bus is what the cluster needs: listen streams hear of changes made in any worker.
+  const modern = createMcpHandler(() => createServer(board, true), { legacy: "reject", bus: new ClusterEventBus(), onerror: (error) => console.error(`[${name}] ${error.message}`) });
+  const sessions = new Sessions(() => createServer(board, false));
   const mcp = toNodeHandler({
     fetch: async (request) => ((await isLegacyRequest(request)) ? sessions.handle(request) : modern.fetch(request)),
   });
@@ -90,18 +92,13 @@ function worker(): void {
   });
   http.listen(port, "127.0.0.1");
 
-  // A worker stops on a signal, or when the primary is gone (its IPC channel closes).
-  let stopping = false;
+  // A worker stops on a signal. When the primary is gone, its channel closes and node's cluster ends the worker itself.
   const stop = async () => {
-    if (stopping) return;
-    stopping = true;
     await Promise.all([modern.close(), sessions.closeAll()]);
-    http.close();
-    http.closeAllConnections();
-    process.disconnect?.();
+    http.close().closeAllConnections();
+    process.disconnect();
   };
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.once(signal, () => void stop());
-  process.once("disconnect", () => void stop());
 }
 //#endregion
 
