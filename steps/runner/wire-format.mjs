@@ -60,11 +60,14 @@ function isJsonRpc(value) {
 //#region mask
 // Credentials never reach the terminal or a log, wherever they sit: any JSON key of these, at any depth, and the same
 // names written as "name: value" or "name=value" in plain text (an Authorization header keeps its scheme).
-const SECRET_KEYS = ["authorization", "x-api-key", "api_key", "access_token", "refresh_token", "id_token", "client_secret", "code_verifier", "password"];
+const SECRET_KEYS = ["authorization", "x-api-key", "api_key", "access_token", "refresh_token", "id_token", "client_secret", "code_verifier", "password", "registration_access_token"];
 const SECRET_IN_TEXT = new RegExp(`\\b(${SECRET_KEYS.join("|")})(["']?\\s*[:=]\\s*["']?)((?:Bearer|Basic)\\s+)?[^"'\\s,&;}]+`, "gi");
 export const MASK = "***";
 
-export const maskText = (text) => text.replace(SECRET_IN_TEXT, (_, key, separator, scheme = "") => `${key}${separator}${scheme}${MASK}`);
+// OAuth's authorization code travels as the query or form parameter "code", a name too common to mask as a JSON key.
+const CODE_PARAMETER = /(^|[?&])code=[^&#\s"']+/g;
+export const maskText = (text) =>
+  text.replace(SECRET_IN_TEXT, (_, key, separator, scheme = "") => `${key}${separator}${scheme}${MASK}`).replace(CODE_PARAMETER, `$1code=${MASK}`);
 //#endregion
 
 /** The line as it should appear in the wire log: a JSON-RPC message compact, anything else marked and quoted. */

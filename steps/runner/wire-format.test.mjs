@@ -1,7 +1,7 @@
 // The --wire tap's framing and wording, without a demo: lines split anywhere, one split inside a character,
 // and a line without end that the tap must count instead of keeping.
 import { describe, expect, it } from "vitest";
-import { describeLine, LineFramer, MAX_LINE_BYTES } from "./wire-format.mjs";
+import { describeLine, LineFramer, maskText, MAX_LINE_BYTES } from "./wire-format.mjs";
 
 describe("LineFramer", () => {
   it("joins a line split across chunks, inside a UTF-8 character too", () => {
@@ -47,5 +47,11 @@ describe("describeLine", () => {
 
   it("marks text that is not JSON-RPC and masks a credential in it", () => {
     expect(describeLine("Authorization: Bearer abc123")).toBe('(not JSON-RPC) "Authorization: Bearer ***"');
+  });
+
+  it("masks OAuth's authorization code in a redirect and in a form body, and keeps a JSON-RPC error code", () => {
+    expect(maskText("location: http://127.0.0.1:1/callback?code=Zx9_k&state=s1")).toBe("location: http://127.0.0.1:1/callback?code=***&state=s1");
+    expect(maskText("grant_type=authorization_code&code=Zx9_k&code_verifier=v")).toBe("grant_type=authorization_code&code=***&code_verifier=***");
+    expect(maskText('{"registration_access_token":"r1","error":{"code":-32601}}')).toBe('{"registration_access_token":"***","error":{"code":-32601}}');
   });
 });
