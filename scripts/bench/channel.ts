@@ -16,29 +16,34 @@ export class Driver {
   #waiting: Waiting | undefined;
   #exited = false;
 
-  private constructor(readonly pair: Pair, folder: string) {
-    const args = ["--import", import.meta.resolve("tsx"), driverFile, pair.client, pair.server, folder];
-    this.#child = spawn(process.execPath, args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  private constructor(readonly label: string, args: string[]) {
+    this.#child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), ...args], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
     this.#child.on("message", (answer: Answer) => {
       const waiting = this.#waiting;
       this.#waiting = undefined;
       if (answer.ok) waiting?.resolve(answer);
-      else waiting?.reject(new Error(`${pair.label}: ${answer.error}`));
+      else waiting?.reject(new Error(`${label}: ${answer.error}`));
     });
     this.#child.on("exit", (code, signal) => {
       this.#exited = true;
-      this.#waiting?.reject(new Error(`${pair.label}: the driver exited (${signal ?? `code ${code}`})`));
+      this.#waiting?.reject(new Error(`${label}: the driver exited (${signal ?? `code ${code}`})`));
     });
   }
 
   /** Starts a driver and waits until it has loaded its client code and says it is ready. */
-  static async spawn(pair: Pair, folder: string): Promise<Driver> {
-    const driver = new Driver(pair, folder);
+  static spawn(pair: Pair, folder: string): Promise<Driver> {
+    return Driver.start(pair.label, [driverFile, pair.client, pair.server, folder]);
+  }
+
+  /** The same for any driver program: `args` are its file and its arguments. */
+  static async start(label: string, args: string[]): Promise<Driver> {
+    const driver = new Driver(label, args);
     await driver.#next();
     return driver;
   }
 
   ask(command: { op: string; [field: string]: unknown }): Promise<Answer> {
+    if (this.#exited) return Promise.reject(new Error(`${this.label}: the driver has exited`));
     const answer = this.#next();
     this.#child.send(command);
     return answer;

@@ -1,11 +1,13 @@
-// `pnpm bench [--rounds N] [--smoke] [--json out.json] [--pairs id,id] [--label text]`: every pair, side by side.
+// `pnpm bench [--rounds N] [--smoke] [--json out.json] [--pairs id,id] [--label text]`: every pair, side by side;
+// with `--http [--profile dir]`, the HTTP rows instead (http-main.ts).
 // Rounds interleave the pairs, so a noisy minute on the shared machine hits every pair alike.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Driver } from "./channel.ts";
-import { cpuMicros, CLOCK_TICKS, median } from "./measure.ts";
+import { benchHttp } from "./http-main.ts";
+import { cpuMicros, machine, median } from "./measure.ts";
 import { NAIVE_PAIR, PAIRS, type Pair } from "./pairs.ts";
 import { integrityProblems, render } from "./render.mjs";
 
@@ -16,6 +18,8 @@ const { values } = parseArgs({
     json: { type: "string" },
     pairs: { type: "string" },
     label: { type: "string", default: "" },
+    http: { type: "boolean", default: false },
+    profile: { type: "string" },
   },
 });
 
@@ -28,7 +32,8 @@ const settings = values.smoke ? SMOKE : FULL;
 const rounds = values.smoke ? 1 : Number(values.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) fail(`--rounds must be a whole number above 0, not ${values.rounds}`);
 const known = [...PAIRS, NAIVE_PAIR];
-const pairs = values.pairs?.split(",").map((id) => known.find((pair) => pair.id === id) ?? fail(`unknown pair ${id}`)) ?? PAIRS;
+// With --http, --pairs names HTTP rows, which http-main.ts looks up.
+const pairs = values.http ? [] : values.pairs?.split(",").map((id) => known.find((pair) => pair.id === id) ?? fail(`unknown pair ${id}`)) ?? PAIRS;
 //#endregion
 
 function fail(message: string): never {
@@ -69,15 +74,6 @@ async function measure(pair: Pair, folder: string) {
 }
 //#endregion
 
-function machine() {
-  const cpuinfo = os.cpus();
-  return {
-    cpu: cpuinfo[0]?.model.trim() ?? "unknown", cores: os.availableParallelism(), node: process.version,
-    os: `${os.type()} ${os.release()}`, clockTicks: CLOCK_TICKS, date: new Date().toISOString().slice(0, 10),
-    loadAverage: Number(os.loadavg()[0].toFixed(2)),
-  };
-}
-
 //#region main
 async function main() {
   const folder = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-bench-"));
@@ -100,4 +96,4 @@ async function main() {
 }
 //#endregion
 
-await main();
+await (values.http ? benchHttp({ ...values, rounds }) : main());

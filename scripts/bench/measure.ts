@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
+import os from "node:os";
 
 /** Clock ticks per second of /proc's utime and stime (USER_HZ), usually 100. */
 export const CLOCK_TICKS = (() => {
@@ -47,3 +48,13 @@ export function bigText(bytes = BIG_TEXT_BYTES): string {
 //#endregion
 
 export const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");
+
+/** The machine a run was taken on, and its load when the run began: the first line of every table. */
+export function machine() {
+  const cpuinfo = os.cpus();
+  return {
+    cpu: cpuinfo[0]?.model.trim() ?? "unknown", cores: os.availableParallelism(), node: process.version,
+    os: `${os.type()} ${os.release()}`, clockTicks: CLOCK_TICKS, date: new Date().toISOString().slice(0, 10),
+    loadAverage: Number(os.loadavg()[0].toFixed(2)),
+  };
+}

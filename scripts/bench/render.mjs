@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-const median = (values) => {
+export const median = (values) => {
   const sorted = values.filter((value) => typeof value === "number").sort((a, b) => a - b);
   if (sorted.length === 0) return null;
   const middle = sorted.length >> 1;

@@ -1,0 +1,57 @@
+// `pnpm bench --http --smoke` as a test: each HTTP row answers add(a, 42 - a) with 42 and stops every process it started.
+// A floor that answers 41 runs in the same run and must be caught, which proves the check can fail. No timings.
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
+
+const scratch = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-bench-http-test-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+// Every row but the 1- and 4-worker ones, which start the same program as the 2-worker row: each worker loads the SDK
+// through tsx, and those two rows alone would cost more CPU than the rest of this test.
+const ROWS = ["stdio", "floor", "bridge", "sdk-json", "sdk-sse", "workers-2", "floor-wrong"];
+
+function smoke() {
+  const json = path.join(scratch, "http.json");
+  const command = ["--import", "tsx", "scripts/bench/main.ts", "--http", "--smoke", "--json", json, "--pairs", ROWS.join(",")];
+  return new Promise((resolve) => {
+    execFile(process.execPath, command, { cwd: REPO_ROOT, timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? error.code : 0, stdout, stderr, results: JSON.parse(readFileSync(json, "utf8")) });
+    });
+  });
+}
+
+/** Those of `processes` that still run: same pid and start time (field 22 of /proc/<pid>/stat), not a zombie. */
+const running = (processes) => processes.filter(({ pid, start }) => {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[0] !== "Z" && fields[19] === start;
+  } catch {
+    return false;
+  }
+});
+
+describe("pnpm bench --http --smoke", { timeout: 150_000 }, () => {
+  it("gets 42 from every row, catches a row that answers 41, and leaves no process behind", async () => {
+    const { code, stdout, results } = await smoke();
+    const round = (id) => results.rows.find((row) => row.id === id).rounds[0];
+    expect(results.rows.map((row) => row.id)).toEqual(ROWS);
+    for (const id of ROWS.slice(0, -1)) {
+      // 3 calls with one in flight, then 4 callers until 8 calls are done: 11 answers at least, each checked to be "42".
+      expect(round(id), id).not.toHaveProperty("error");
+      expect(round(id).answered, id).toBeGreaterThanOrEqual(11);
+    }
+    // The bridge and the stdio server it started for the session (tsx may add an esbuild service to either).
+    expect(round("bridge").processes.filter((proc) => proc.name === "node")).toHaveLength(2);
+    expect(Object.keys(round("workers-2").servedBy).sort()).toEqual(["worker 1", "worker 2"]);
+    expect(round("floor-wrong").error).toMatch(/answered "41", not "42"/);
+    expect(stdout).toContain("floor answering 41, round 1: ");
+    for (const id of ROWS) expect(round(id).leftovers, id).toEqual([]);
+    expect(running(results.rows.flatMap((row) => row.rounds[0].processes))).toEqual([]);
+    expect(code).toBe(1);
+  });
+});

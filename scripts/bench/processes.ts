@@ -1,0 +1,39 @@
+// A server as /proc sees it: the process the bench started and every process below it (a bridge's child, cluster
+// workers). Each is named by pid and start time, so a pid the kernel hands out again is never taken for a leftover.
+import { readFileSync } from "node:fs";
+import { processTree } from "../../steps/runner/shared/processes.mjs";
+
+export interface Proc {
+  pid: number;
+  /** The command name: "node", or "esbuild" for the service tsx starts when it compiles a file it has not cached. */
+  name: string;
+  /** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks after boot. */
+  start: string;
+}
+
+/** The process as /proc/<pid>/stat shows it now, or undefined once it is gone or a zombie (it has exited). */
+function readProc(pid: number): (Proc & { state: string }) | undefined {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  } catch {
+    return undefined;
+  }
+  // The name sits in parentheses and may itself hold ") ": the other fields are read after the last ")".
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const proc = { pid, name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), start: fields[19]!, state: fields[0]! };
+  return proc.state === "Z" ? undefined : proc;
+}
+
+/** `root` and its descendants that are running now. */
+export function serverProcesses(root: number): Proc[] {
+  return processTree(root).flatMap((pid: number) => {
+    const proc = readProc(pid);
+    return proc ? [{ pid, name: proc.name, start: proc.start }] : [];
+  });
+}
+
+/** Those of `procs` that still run: same pid, same start time, not a zombie. */
+export function stillRunning(procs: Proc[]): Proc[] {
+  return procs.filter((proc) => readProc(proc.pid)?.start === proc.start);
+}
