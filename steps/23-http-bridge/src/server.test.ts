@@ -1,11 +1,13 @@
 // The bridge over real sockets on 127.0.0.1, in front of real processes: mostly the plain-Node fixture server, which
-// starts fast; `cat` where any stdio program will do, and chapter 16's server once, where the lesson needs it.
+// starts fast; a one-line server where any answering stdio program will do, and chapter 16's server once, where the lesson needs it.
 import { request as httpRequest } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { leftInGroups } from "./processes.ts";
-import { call, JSON_HEADERS, rawRequest, startBridge, type Bridge } from "./test/bridge.ts";
+import { call, JSON_HEADERS, rawRequest, startBridge, stopAll, type Bridge } from "./test/bridge.ts";
+
+afterAll(stopAll); // a bridge whose test timed out before its own stop
 
 const ping = (id: number | string = 1) => ({ jsonrpc: "2.0", id, method: "ping" });
 const errorOf = async (response: Response) => ((await response.json()) as { id: unknown; error: { code: number; message: string } });

@@ -1,6 +1,6 @@
 // Test helper: starts the bridge on a free port in front of a command (the fixture server unless told), and speaks
 // HTTP to it with fetch, or with node's http module where fetch will not send a header as given.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { request as httpRequest, type OutgoingHttpHeaders } from "node:http";
 import { createInterface } from "node:readline";
@@ -12,6 +12,13 @@ export const JSON_HEADERS = { "content-type": "application/json", accept: "appli
 
 export type Bridge = Awaited<ReturnType<typeof startBridge>>;
 
+const running = new Set<ChildProcess>();
+/** Stops every bridge still running, and with it its sessions' servers: for afterAll, so that a test that timed out
+ * leaves nothing behind. */
+export function stopAll(): void {
+  for (const child of running) child.kill("SIGTERM");
+}
+
 /** `command` null: the bridge's own default, chapter 16's server. */
 export async function startBridge(command: string[] | null = fixtureServer) {
   const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0", ...(command ? ["--", ...command] : [])], {
@@ -19,6 +26,8 @@ export async function startBridge(command: string[] | null = fixtureServer) {
   });
   const stderr: string[] = [];
   const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+  running.add(child);
+  void exited.then(() => running.delete(child));
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stderr }).on("line", (line) => {
       stderr.push(line);
