@@ -1,6 +1,7 @@
 // `pnpm conformance`: the pinned official suite at 2025-11-25 and 2026-07-28 against everything.ts over the SDK's HTTP
-// serving, the hand-written bridge in front of `everything.ts --stdio`, and client.ts. A run passes against
-// expected-failures/<run>.yaml (no file: no failure expected). Every process it starts is stopped on every way out.
+// serving, the hand-written bridge in front of `everything.ts --stdio`, and client.ts; and its authorization-server
+// checks against chapter 27's authorization server. A run passes against expected-failures/<run>.yaml (no file: no
+// failure expected). Every process it starts is stopped on every way out.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -9,6 +10,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { build, type BuildOptions } from "esbuild";
 import { roleProgram } from "../../steps/runner/shared/roles.mjs";
+import { authorizationRun } from "./authorization.ts";
 import { start, startServer, stopAll } from "./processes.ts";
 import { parseReport, problems, requiredScenarios, type Report } from "./report.ts";
 
@@ -47,9 +49,11 @@ async function bundle(): Promise<{ everything: string; client: string }> {
 //#region runs
 interface Run {
   name: string;
-  side: "server" | "client";
-  revision: string;
   args: string[];
+  /** Whose checks a revision requires of it; none for the authorization server, which no revision requires. */
+  scored?: { side: "server" | "client"; revision: string };
+  /** Hears the suite's output so far, each time it grows. */
+  watch?: (output: string) => void;
 }
 interface Result {
   name: string;
@@ -60,19 +64,24 @@ interface Result {
 }
 
 /** Runs the suite once; resolves with what it printed, parsed, and why that does not pass. */
-function runSuite({ name, side, revision, args }: Run): Promise<Result> {
+function runSuite({ name, args, scored, watch }: Run): Promise<Result> {
   const started = Date.now();
-  const required = requiredScenarios(readFileSync(path.join(SUITE_DIR, "requirements", `${revision}.yaml`), "utf8"), side);
+  const requirements = scored && readFileSync(path.join(SUITE_DIR, "requirements", `${scored.revision}.yaml`), "utf8");
   const expected = path.join(expectedDir, `${name}.yaml`);
   const suiteArgs = [...args, ...(existsSync(expected) ? ["--expected-failures", expected] : []), "-o", path.join(work, "results", name)];
   // The suite needs Node 22 for fs.globSync, which only its tier-check command calls: node20-fs.mjs supplies it on Node 20.
   const child = start(process.execPath, ["--import", pathToFileURL(path.join(HERE, "node20-fs.mjs")).href, SUITE, ...suiteArgs], work);
   let output = "";
-  for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (text: string) => (output += text));
+  for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (text: string) => {
+      output += text;
+      watch?.(output);
+    });
   return new Promise((resolve) => {
     child.on("close", (status) => {
       writeFileSync(path.join(work, `${name}.log`), output);
       const report = parseReport(output);
+      // Without a revision's list, every scenario that ran must have run checks.
+      const required = scored ? requiredScenarios(requirements!, scored.side) : new Set(report?.scenarios.map((scenario) => scenario.name));
       resolve({ name, report, problems: problems(status, report, required), output, seconds: (Date.now() - started) / 1000 });
     });
   });
@@ -105,16 +114,18 @@ async function inTurns(runs: Run[], run: (run: Run) => Promise<Result>): Promise
 }
 
 /** The runs, longest first: the client runs (every scenario brings its own servers, authorization servers among
- * them), then the bridge's (a server process per session), then the SDK's. */
-function plan(urls: { sdk: string; bridge: string }, client: string): Run[] {
-  const order = ["client", "bridge", "sdk-http"];
+ * them), then the bridge's (a server process per session), then the SDK's, then the authorization server's. */
+function plan(urls: { sdk: string; bridge: string }, client: string, authorization: Run | undefined): Run[] {
+  const order = ["client", "bridge", "sdk-http", "authorization"];
+  const server = (revision: string) => ({ side: "server", revision }) as const;
   return REVISIONS.flatMap((revision): Run[] => [
-    { name: `sdk-http-${revision}`, side: "server", revision, args: ["server", "--url", urls.sdk, "--requirements", revision] },
-    { name: `bridge-${revision}`, side: "server", revision, args: ["server", "--url", urls.bridge, "--requirements", revision] },
+    { name: `sdk-http-${revision}`, scored: server(revision), args: ["server", "--url", urls.sdk, "--requirements", revision] },
+    { name: `bridge-${revision}`, scored: server(revision), args: ["server", "--url", urls.bridge, "--requirements", revision] },
     // The suite starts every client scenario at once; on a loaded machine a client can wait long for the CPU, and its
     // 30 s default would read that as a hang. A client that does hang still fails, 4 minutes later.
-    { name: `client-${revision}`, side: "client", revision, args: ["client", "--command", `${process.execPath} ${client}`, "--timeout", "240000", "--requirements", revision] },
+    { name: `client-${revision}`, scored: { side: "client", revision }, args: ["client", "--command", `${process.execPath} ${client}`, "--timeout", "240000", "--requirements", revision] },
   ])
+    .concat(authorization ?? [])
     .filter((run) => options.only === undefined || options.only.includes(run.name))
     .sort((a, b) => order.findIndex((kind) => a.name.startsWith(kind)) - order.findIndex((kind) => b.name.startsWith(kind)));
 }
@@ -124,11 +135,12 @@ function plan(urls: { sdk: string; bridge: string }, client: string): Run[] {
 async function main(): Promise<number> {
   const bundles = await bundle();
   const wanted = (prefix: string) => options.only === undefined || options.only.some((name) => name.startsWith(prefix));
-  const [sdk, bridge] = await Promise.all([
+  const [sdk, bridge, authorization] = await Promise.all([
     wanted("sdk-http") ? startServer("everything.ts over HTTP", process.execPath, [bundles.everything, "--port", "0"], work) : "",
     wanted("bridge") ? startServer("the bridge", process.execPath, ["--import", TSX, roleProgram("Streamable HTTP bridge"), "--port", "0", "--", process.execPath, bundles.everything, "--stdio"], work) : "",
+    wanted("authorization") ? authorizationRun(TSX, work).then((run): Run => ({ name: "authorization", ...run })) : undefined,
   ]);
-  const results = await inTurns(plan({ sdk, bridge }, bundles.client), runSuite);
+  const results = await inTurns(plan({ sdk, bridge }, bundles.client, authorization), runSuite);
   let failed = 0;
   for (const { name, report, problems: why, output, seconds } of results) {
     const totals = report ? `${report.passed} checks passed, ${report.failed} failed, ${report.warnings} warnings in ${report.scenarios.length} scenarios` : "no totals";

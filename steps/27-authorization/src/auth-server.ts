@@ -93,6 +93,11 @@ const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 const provider = new Provider(issuer, configuration(await signingKeys()));
 // The client hears only "invalid_grant" when a token request is refused; the reason is for this server's log.
 provider.on("grant.error", (_ctx, error) => console.error(`[auth] token request refused: ${error.error_detail ?? error.message}`));
+// OAuth 2.1 lets a server either refuse a request that names no scope or give it a default: this one asks for "mcp".
+provider.use(async (ctx, next) => {
+  if (ctx.path === "/auth" && ctx.query.scope === undefined) ctx.query = { ...ctx.query, scope: MCP_SCOPE };
+  await next();
+});
 const callback = provider.callback();
 http.on("request", (request: IncomingMessage, response: ServerResponse) => {
   if (!request.url?.startsWith("/interaction/")) return void callback(request, response);

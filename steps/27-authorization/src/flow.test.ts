@@ -1,6 +1,7 @@
 // The whole flow against the real authorization server (auth-server.ts, on oidc-provider) and server.ts: the 401,
 // discovery, dynamic registration, the code with PKCE, a JWT for this server, and the SDK's refresh once it expires.
 import { spawn } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type FetchLike, type StoredOAuthTokens } from "@modelcontextprotocol/client";
@@ -101,6 +102,24 @@ describe("the SDK client and the authorization server, end to end", () => {
     expect([callback.get("error"), callback.get("error_description"), callback.has("code")]).toEqual(["invalid_request", "Authorization Server policy requires PKCE to be used for this request", false]);
     await expect(oauth.redirectToAuthorization(url)).rejects.toThrow("the authorization response carries another state");
     expect(oauth.callback).toBeUndefined();
+  });
+
+  it("gives an authorization request that names no scope the default one, mcp", async () => {
+    const oauth = new HeadlessOAuthClient();
+    const registration = await fetch(`${auth.url}/reg`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(oauth.clientMetadata) });
+    const { client_id } = (await registration.json()) as { client_id: string };
+    const verifier = randomBytes(32).toString("base64url");
+    const challenge = createHash("sha256").update(verifier).digest("base64url");
+    const url = new URL("/auth", auth.url);
+    const request = { response_type: "code", client_id, redirect_uri: oauth.redirectUrl, code_challenge: challenge, code_challenge_method: "S256", resource: server.url };
+    url.search = new URLSearchParams(request).toString();
+    const code = (await followToRedirectUri(url, oauth.redirectUrl)).get("code");
+    expect(code).toEqual(expect.any(String));
+    const form = { grant_type: "authorization_code", code: code!, redirect_uri: oauth.redirectUrl, code_verifier: verifier, client_id, resource: server.url };
+    const token = await fetch(`${auth.url}/token`, { method: "POST", body: new URLSearchParams(form) });
+    const { access_token, scope } = (await token.json()) as { access_token: string; scope: string };
+    expect([token.status, scope, decodeJwt(access_token).aud]).toEqual([200, "mcp", server.url]);
+    expect(auth.stderr).toContain(`[auth] approved without asking: demo-user, scope "mcp", resource ${server.url}`);
   });
 });
 
