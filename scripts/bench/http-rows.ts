@@ -35,6 +35,12 @@ export const HTTP_ROWS: HttpRow[] = [
     via: "session",
     command: (folder, flags) => node(flags, roleProgram("Streamable HTTP bridge"), "--port", "0", "--", ...handServer(folder, flags)),
   },
+  {
+    id: "least-bridge",
+    label: "least bridge → hand-written server",
+    via: "session",
+    command: (folder, flags) => node(flags, here("./http-least-bridge.ts"), "--", ...handServer(folder, flags)),
+  },
   { id: "sdk-json", label: "SDK createMcpHandler, json", via: "modern", command: (_, flags) => node(flags, here("./http-sdk.ts"), "json") },
   { id: "sdk-sse", label: "SDK createMcpHandler, sse", via: "modern", command: (_, flags) => node(flags, here("./http-sdk.ts"), "sse") },
   workers(1),

@@ -12,7 +12,7 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 // Every row but the 1- and 4-worker ones, which start the same program as the 2-worker row: each worker loads the SDK
 // through tsx, and those two rows alone would cost more CPU than the rest of this test.
-const ROWS = ["stdio", "floor", "bridge", "sdk-json", "sdk-sse", "workers-2", "floor-wrong"];
+const ROWS = ["stdio", "floor", "least-bridge", "bridge", "sdk-json", "sdk-sse", "workers-2", "floor-wrong"];
 
 function smoke() {
   const json = path.join(scratch, "http.json");
@@ -45,8 +45,8 @@ describe("pnpm bench --http --smoke", { timeout: 150_000 }, () => {
       expect(round(id), id).not.toHaveProperty("error");
       expect(round(id).answered, id).toBeGreaterThanOrEqual(11);
     }
-    // The bridge and the stdio server it started for the session (tsx may add an esbuild service to either).
-    expect(round("bridge").processes.filter((proc) => proc.name === "node")).toHaveLength(2);
+    // Each bridge and the stdio server it started (tsx may add an esbuild service to either).
+    for (const id of ["bridge", "least-bridge"]) expect(round(id).processes.filter((proc) => proc.name === "node"), id).toHaveLength(2);
     expect(Object.keys(round("workers-2").servedBy).sort()).toEqual(["worker 1", "worker 2"]);
     expect(round("floor-wrong").error).toMatch(/answered "41", not "42"/);
     expect(stdout).toContain("floor answering 41, round 1: ");

@@ -47,6 +47,8 @@ function verdict(results) {
     ["  1.3 × floor p50 + stdio hop p50, µs", microseconds((_, floor, stdio) => budget(floor, stdio)), "", ""],
     ["  servers' CPU per call, 1 in flight: bridge's, µs", microseconds((bridge) => bridge.oneServerCpuUs), "", ""],
     ["  the floor's + the stdio hop's, µs", microseconds((_, floor, stdio) => floor.oneServerCpuUs + stdio.oneServerCpuUs), "", ""],
+    ["least bridge p50 ÷ the same, for comparison", times(perRound(results, ["least-bridge", "floor", "stdio"], (least, floor, stdio) => least.p50Us / budget(floor, stdio))), "", ""],
+    ["bridge p50 ÷ least bridge p50", times(perRound(results, ["bridge", "least-bridge"], (bridge, least) => bridge.p50Us / least.p50Us)), "", ""],
   ];
   const vsOne = (id, field, what) => [what, times(perRound(results, [id, "workers-1"], (a, b) => a[field] / b[field])), "none", "-"];
   const spread = ["workers-2", "workers-4"].flatMap((id) => [vsOne(id, "callsPerSec", `${id}: calls/s ÷ workers-1's`), vsOne(id, "serverCpuUs", `${id}: server µs/call ÷ workers-1's`)]);

@@ -13,7 +13,7 @@ export interface Message {
 }
 
 /** One message as a server-sent event: its type, its JSON on one data line, and the blank line that ends it. */
-export const sseEvent = (message: unknown) => `event: message\ndata: ${JSON.stringify(message)}\n\n`;
+export const sseEvent = (json: string) => `event: message\ndata: ${json}\n\n`;
 
 //#region answer
 export class Answer {
@@ -21,24 +21,26 @@ export class Answer {
 
   constructor(readonly response: ServerResponse, readonly id: Message["id"], readonly headers: Record<string, string>) {}
 
+  // Messages come as the JSON text the server wrote: they are passed on as they are, not parsed and written again.
+
   /** A notification that belongs to this request: the answer becomes a stream, if it is not one yet. */
-  notify(message: Message): void {
+  notify(json: string): void {
     if (!this.#streaming) {
       this.#streaming = true;
       this.response.writeHead(200, { ...this.headers, "content-type": "text/event-stream", "cache-control": "no-cache" });
     }
-    this.response.write(sseEvent(message));
+    this.response.write(sseEvent(json));
   }
 
   /** The response to the request: the last event of a stream, or the whole body. */
-  finish(message: Message): void {
-    if (this.#streaming) return void this.response.end(sseEvent(message));
-    this.response.writeHead(200, { ...this.headers, "content-type": "application/json" }).end(JSON.stringify(message));
+  finish(json: string): void {
+    if (this.#streaming) return void this.response.end(sseEvent(json));
+    this.response.writeHead(200, { ...this.headers, "content-type": "application/json" }).end(json);
   }
 
   /** A JSON-RPC error in place of the response, for a request the server will never answer. */
   fail(code: number, message: string): void {
-    this.finish({ jsonrpc: "2.0", id: this.id, error: { code, message } });
+    this.finish(JSON.stringify({ jsonrpc: "2.0", id: this.id, error: { code, message } }));
   }
 
   onClose(listener: () => void): void {

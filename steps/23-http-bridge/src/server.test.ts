@@ -43,6 +43,8 @@ describe("in front of the fixture server", () => {
     for (const headers of [{ host: "localhost:1" }, { host: "127.0.0.1" }, { host: "[::1]:8080", origin: "http://127.0.0.1:3000" }, { "mcp-protocol-version": "2025-06-18" }] as Record<string, string>[]) {
       expect(await post(headers)).toMatchObject({ status: 200, body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }) });
     }
+    // JSON spread over lines is valid JSON; the server, which reads lines, still gets it on one.
+    expect(await post({}, JSON.stringify(ping(7), null, 2))).toMatchObject({ status: 200, body: JSON.stringify({ jsonrpc: "2.0", id: 7, result: {} }) });
   });
 
   test("initialize starts a session and its server; DELETE ends both, and the session is then unknown", async () => {

@@ -56,14 +56,15 @@ function findSession(request: IncomingMessage): Session {
 async function handlePost(request: IncomingMessage, response: ServerResponse): Promise<void> {
   checkPostHeaders(request);
   checkVersion(request);
-  const message = parseMessage(await readBody(request));
+  const body = await readBody(request);
+  const message = parseMessage(body);
   const session = request.headers["mcp-session-id"] === undefined ? openSession(message) : findSession(request);
   const busy = session.busy();
   if (busy !== undefined) throw new Refusal(503, busy);
   const headers = { "mcp-session-id": session.id };
-  if (message.method !== undefined && message.id !== undefined) return session.request(message, new Answer(response, message.id, headers));
+  if (message.method !== undefined && message.id !== undefined) return session.request(message, body, new Answer(response, message.id, headers));
   // A notification, or the client's answer to a server's request: nothing comes back for it.
-  session.send(message);
+  session.send(message, body);
   response.writeHead(202, headers).end();
 }
 //#endregion

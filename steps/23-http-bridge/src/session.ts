@@ -9,6 +9,7 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 export const MAX_IN_FLIGHT = 64;
 export const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
 const GRACE_MS = 2000;
+const NEWLINE = Buffer.from("\n");
 
 type Pending = { answer: Answer; progressToken: unknown };
 
@@ -60,18 +61,23 @@ export class Session {
     return undefined;
   }
 
-  /** Sends a client's request to the child; `answer` gets its response, or the notifications that belong to it. */
-  request(message: Message, answer: Answer): void {
-    if (this.#pending.has(key(message.id))) return answer.fail(-32600, `request id ${key(message.id)} is already in flight`);
-    this.#pending.set(key(message.id), { answer, progressToken: message.params?._meta?.progressToken });
+  /** Sends a client's request, as `body`, to the child; `answer` gets its response, or the notifications that belong to it. */
+  request(message: Message, body: Buffer, answer: Answer): void {
+    const id = key(message.id);
+    if (this.#pending.has(id)) return answer.fail(-32600, `request id ${id} is already in flight`);
+    this.#pending.set(id, { answer, progressToken: message.params?._meta?.progressToken });
     // A client that hangs up gets nothing more; the child's answer, when it comes, is dropped.
-    answer.onClose(() => this.#pending.get(key(message.id))?.answer === answer && this.#pending.delete(key(message.id)));
-    this.send(message);
+    answer.onClose(() => this.#pending.get(id)?.answer === answer && this.#pending.delete(id));
+    this.send(message, body);
   }
 
-  /** Sends a notification or a response to the child, as one JSON line on its stdin. */
-  send(message: Message): void {
-    if (!this.ended) this.#child.stdin.write(`${JSON.stringify(message)}\n`);
+  /**
+   * Sends a notification or a response to the child, as one JSON line on its stdin: the bytes the client sent, as they
+   * came, when they hold no newline; otherwise (JSON may be spread over lines) the message written again on one line.
+   */
+  send(message: Message, body?: Buffer): void {
+    if (this.ended) return;
+    this.#child.stdin.write(body !== undefined && !body.includes(10) ? Buffer.concat([body, NEWLINE]) : `${JSON.stringify(message)}\n`);
   }
   //#endregion
 
@@ -81,9 +87,9 @@ export class Session {
     let start = 0;
     for (let end = chunk.indexOf(10); end !== -1 && !this.ended; end = chunk.indexOf(10, start)) {
       if (!this.#keep(chunk.subarray(start, end))) return;
-      const line = Buffer.concat(this.#line).toString("utf8");
+      const line = Buffer.concat(this.#line).toString("utf8").trim();
       [this.#line, this.#lineBytes, start] = [[], 0, end + 1];
-      if (line.trim() !== "") this.#route(line);
+      if (line !== "") this.#route(line);
     }
     if (start < chunk.length) this.#keep(chunk.subarray(start));
   }
@@ -100,7 +106,7 @@ export class Session {
   //#endregion
 
   //#region route
-  /** An answer goes to the POST that asked; a notification to the request it belongs to, if there is one. */
+  /** An answer goes to the POST that asked, as the line it came in; a notification to the request it belongs to, if any. */
   #route(line: string): void {
     let message: Message;
     try {
@@ -112,10 +118,10 @@ export class Session {
       const pending = this.#pending.get(key(message.id));
       if (!pending) return this.log(`${this.name}: dropped an answer to no request in flight (id ${key(message.id)})`);
       this.#pending.delete(key(message.id));
-      return pending.answer.finish(message);
+      return pending.answer.finish(line);
     }
     const owner = this.#owner(message);
-    if (owner) return owner.answer.notify(message); // the client's answer to a request comes back as a POST of its own
+    if (owner) return owner.answer.notify(line); // the client's answer to a request comes back as a POST of its own
     if (message.id !== undefined) {
       // A request from the server with no single request in flight has no stream to take: say no at once, not never.
       this.log(`${this.name}: refused the server's request ${message.method}`);
