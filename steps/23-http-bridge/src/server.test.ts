@@ -188,18 +188,31 @@ describe("in front of the fixture server", () => {
   });
 });
 
-test("at most 32 sessions: the next initialize gets 503 until one ends", async () => {
-  // Any stdio program that answers will do: this one answers every request with an empty result.
+test("at most 32 sessions: the next initialize ends the one idle longest, and gets 503 when none is idle", async () => {
+  // Any stdio program that answers will do: this one answers every request with an empty result, "wait" after 20 s.
   const answerAll = `require("readline").createInterface({ input: process.stdin }).on("line", (line) => {
-    const { id, method } = JSON.parse(line); if (method && id !== undefined) console.log(JSON.stringify({ jsonrpc: "2.0", id, result: {} })); });`;
+    const { id, method, params } = JSON.parse(line); if (!method || id === undefined) return;
+    const wait = params?.name === "wait"; if (wait) console.error("waiting");
+    setTimeout(() => console.log(JSON.stringify({ jsonrpc: "2.0", id, result: {} })), wait ? 20000 : 0); });`;
   const bridge = await startBridge([process.execPath, "-e", answerAll]);
   try {
     const sessions = await Promise.all(Array.from({ length: 32 }, () => bridge.open()));
     expect(new Set(sessions).size).toBe(32);
+    // Every session is used again but one, which is then the one idle longest.
+    for (const session of sessions.filter((_, index) => index !== 5)) expect((await bridge.post(ping(), session)).status).toBe(200);
+    const newest = await bridge.open();
+    expect((await bridge.post(ping(), sessions[5])).status).toBe(404);
+    const [, name, pid] = /(session \d+): started \S+, server pid (\d+)/.exec(bridge.stderr.find((line) => line.includes(sessions[5]!))!)!;
+    expect(bridge.stderr.filter((line) => line.includes("ended to make room"))).toEqual([expect.stringMatching(new RegExp(`^\\[bridge\\] ${name}: ended to make room, idle for \\d+ ms$`))]);
+    expect(leftInGroups([Number(pid)])).toEqual([]);
+    expect((await bridge.post(ping(), sessions[0])).status).toBe(200);
+
+    // With a request waiting in every session, none is idle: the next initialize is refused.
+    const live = [...sessions.filter((_, index) => index !== 5), newest];
+    live.forEach((session, index) => void bridge.post(call(index + 1, "wait"), session).catch(() => {}));
+    while (bridge.stderr.filter((line) => line.endsWith("stderr: waiting")).length < 32) await sleep(20);
     const refused = await bridge.post({ jsonrpc: "2.0", id: 0, method: "initialize", params: {} });
-    expect([refused.status, (await errorOf(refused)).error.message]).toEqual([503, "32 sessions are open; end one first"]);
-    expect((await rawRequest(bridge.url, "DELETE", { "mcp-session-id": sessions[0]! })).status).toBe(204);
-    expect((await bridge.open()).length).toBe(36);
+    expect([refused.status, (await errorOf(refused)).error.message]).toEqual([503, "all 32 sessions have requests in flight; try again later"]);
   } finally {
     expect(await bridge.stop()).toBe(143);
   }

@@ -36,11 +36,24 @@ let started = 0;
 /** Only initialize starts a session, and a new child with it. */
 function openSession(message: Message): Session {
   if (message.method !== "initialize") throw new Refusal(400, "Mcp-Session-Id header is required");
-  if (sessions.size >= MAX_SESSIONS) throw new Refusal(503, `${MAX_SESSIONS} sessions are open; end one first`);
+  if (sessions.size >= MAX_SESSIONS) makeRoom();
   const session: Session = new Session(`session ${++started}`, command, log, () => sessions.delete(session.id));
   sessions.set(session.id, session);
   log(`${session.name}: started ${session.id}, server pid ${session.pid}`);
   return session;
+}
+
+/**
+ * A client may go away without DELETE (the SDK's close() sends none), and its session would hold a process for good:
+ * when all are taken, the one idle longest ends. Its client gets 404 next time, which means "initialize again".
+ */
+function makeRoom(): void {
+  const idle = [...sessions.values()].filter((session) => session.idleSince() !== undefined);
+  const idlest = idle.sort((a, b) => a.idleSince()! - b.idleSince()!)[0];
+  if (!idlest) throw new Refusal(503, `all ${MAX_SESSIONS} sessions have requests in flight; try again later`);
+  log(`${idlest.name}: ended to make room, idle for ${Math.round(performance.now() - idlest.idleSince()!)} ms`);
+  sessions.delete(idlest.id);
+  void idlest.stop();
 }
 
 function findSession(request: IncomingMessage): Session {

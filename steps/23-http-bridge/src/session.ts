@@ -25,6 +25,7 @@ export class Session {
   #line: Buffer[] = [];
   #lineBytes = 0;
   #exited: Promise<void>;
+  #lastUsed = performance.now();
   /** The child's pid, which is also its process group id. */
   readonly pid: number | undefined;
 
@@ -54,6 +55,11 @@ export class Session {
   //#endregion
 
   //#region forward
+  /** When a message last went to the server, if no request is waiting for its answer now; otherwise undefined. */
+  idleSince(): number | undefined {
+    return this.#pending.size === 0 ? this.#lastUsed : undefined;
+  }
+
   /** Why the session can take no more now, or undefined: a client cannot make the bridge hold without bound. */
   busy(): string | undefined {
     if (this.#pending.size >= MAX_IN_FLIGHT) return `${MAX_IN_FLIGHT} requests are already waiting in this session`;
@@ -77,6 +83,7 @@ export class Session {
    */
   send(message: Message, body?: Buffer): void {
     if (this.ended) return;
+    this.#lastUsed = performance.now();
     this.#child.stdin.write(body !== undefined && !body.includes(10) ? Buffer.concat([body, NEWLINE]) : `${JSON.stringify(message)}\n`);
   }
   //#endregion

@@ -170,20 +170,22 @@ describe("2025-era clients get sessions", () => {
     await client.close();
   });
 
-  it("opens at most 32 sessions; the next initialize gets 503 until one ends", async () => {
+  it("keeps at most 32 sessions: a 33rd ends the one used least recently, whose client then gets 404", async () => {
     const own = await startServer();
-    const post = (message: object, session?: string) =>
-      fetch(own.url, { method: "POST", headers: { ...JSON_HEADERS, ...(session ? { "mcp-session-id": session } : {}) }, body: JSON.stringify(message) });
-    const opened = await Promise.all(Array.from({ length: 32 }, async () => {
-      const response = await post(INITIALIZE);
+    const post = async (message: object, session?: string) => {
+      const response = await fetch(own.url, { method: "POST", headers: { ...JSON_HEADERS, ...(session ? { "mcp-session-id": session } : {}) }, body: JSON.stringify(message) });
       await response.text();
-      return response.headers.get("mcp-session-id")!;
-    }));
+      return response;
+    };
+    const open = async () => (await post(INITIALIZE)).headers.get("mcp-session-id")!;
+    const opened = await Promise.all(Array.from({ length: 32 }, open));
     expect(new Set(opened).size).toBe(32);
-    const refused = await post(INITIALIZE);
-    expect([refused.status, ((await refused.json()) as { error: { message: string } }).error.message]).toEqual([503, "32 sessions are open; end one first"]);
-    await fetch(own.url, { method: "DELETE", headers: { "mcp-session-id": opened[0]! } });
-    expect((await post(INITIALIZE)).status).toBe(200);
+    // Every session is used again but one, which is then the one used least recently.
+    for (const session of opened.filter((_, index) => index !== 5)) expect((await post(PING, session)).status).toBe(200);
+    expect(await open()).toEqual(expect.any(String));
+    expect((await post(PING, opened[5])).status).toBe(404);
+    expect(own.stderr).toContain(`[server] session ${opened[5]} ended to make room: it was used least recently of 33`);
+    expect((await post(PING, opened[0])).status).toBe(200);
     own.child.kill("SIGTERM");
     expect((await own.exited)[0]).toBe(0);
     expect(own.stderr).toContain("[server] SIGTERM: closing 32 session(s)");

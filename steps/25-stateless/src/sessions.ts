@@ -9,6 +9,7 @@ const refuse = (status: number, message: string) =>
   Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
 
 export class Sessions {
+  // A Map keeps the order in which keys were set; each request sets its session again, so the first is the least recently used.
   readonly #open = new Map<string, WebStandardStreamableHTTPServerTransport>();
 
   constructor(private readonly factory: () => McpServer) {}
@@ -20,8 +21,13 @@ export class Sessions {
   /** A request with an Mcp-Session-Id goes to its session; one without may only open a new one (initialize). */
   async handle(request: Request): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
-    if (id !== null) return this.#open.get(id)?.handleRequest(request) ?? refuse(404, "Session not found: it ended, or never was");
-    if (this.#open.size >= MAX_SESSIONS) return refuse(503, `${MAX_SESSIONS} sessions are open; end one first`);
+    if (id !== null) {
+      const transport = this.#open.get(id);
+      if (transport === undefined) return refuse(404, "Session not found: it ended, or never was");
+      this.#open.delete(id);
+      this.#open.set(id, transport);
+      return transport.handleRequest(request);
+    }
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
       onsessioninitialized: (session) => void this.#open.set(session, transport),
@@ -30,7 +36,17 @@ export class Sessions {
     await this.factory().connect(transport);
     const response = await transport.handleRequest(request); // anything but initialize is refused here, with 400
     if (transport.sessionId === undefined) await transport.close(); // no session was opened: nothing to keep
+    else if (this.#open.size > MAX_SESSIONS) await this.#endLeastRecent();
     return response;
+  }
+
+  // A client can go away without DELETE (the SDK's close() sends none), and its session would stay for good: past the
+  // bound, the session used least recently ends. Its client gets 404 next time, which means "initialize again".
+  async #endLeastRecent(): Promise<void> {
+    const [id, transport] = this.#open.entries().next().value!;
+    this.#open.delete(id);
+    console.error(`[server] session ${id} ended to make room: it was used least recently of ${MAX_SESSIONS + 1}`);
+    await transport.close();
   }
 
   async closeAll(): Promise<void> {
