@@ -9,13 +9,13 @@ const textOf = (result) => result.content.filter((item) => item.type === "text")
 const failed = (run) => ({ observed: { outcome: "error", exitCode: run.status, error: run.stderr.trim() } });
 
 //#region hand-written
-async function handWritten(cell, { folder, tags }) {
+async function handWritten(cell, { folder, tags, bundles }) {
   const { call } = serverOf(cell);
-  const [server, env] = [serverArgv(cell.server, folder), { ...process.env, ...tags }]; // its server inherits env
-  const list = await runProcess([...handWrittenCli, "tools", "--", ...server], env);
+  const [server, env] = [serverArgv(cell.server, folder, bundles), { ...process.env, ...tags }]; // its server inherits env
+  const list = await runProcess([...handWrittenCli(bundles), "tools", "--", ...server], env);
   if (list.status !== 0) return failed(list);
   const args = JSON.stringify(call.args);
-  const called = await runProcess([...handWrittenCli, "call", call.tool, args, "--", ...server], env);
+  const called = await runProcess([...handWrittenCli(bundles), "call", call.tool, args, "--", ...server], env);
   if (called.status !== 0) return failed(called);
   // One tool a line: its name, padded, then the first line of its description.
   const tools = list.stdout.split("\n").filter(Boolean).map((line) => line.split(" ")[0]);
@@ -36,7 +36,7 @@ function inspectorOutcome(run) {
   return { failure: { outcome: "error", exitCode: run.status, code: error.code, error: error.message } };
 }
 
-async function inspector(cell, { folder, tags }) {
+async function inspector(cell, { folder, tags, bundles }) {
   const { call } = serverOf(cell);
   // Its catalog and client config would otherwise land in ~/.mcp-inspector; it passes the server only what -e names.
   const state = { MCP_CATALOG_PATH: `${folder}.catalog.json`, MCP_CLIENT_CONFIG_PATH: `${folder}.client.json` };
@@ -45,7 +45,7 @@ async function inspector(cell, { folder, tags }) {
   const run = (method, ...more) => {
     // Its own connect timeout (15 s) would fail a cell whose servers start slowly on a busy machine.
     const format = ["--protocol-era", cell.era, "--connect-timeout", "60000", "--format", "json", "-q"];
-    const server = serverArgv(cell.server, folder);
+    const server = serverArgv(cell.server, folder, bundles);
     const argv = [process.execPath, inspectorBin, "--cli", ...passOn, ...server, "--method", method, ...more, ...format];
     return runProcess(argv, env);
   };
@@ -72,9 +72,9 @@ export const FALLBACK_BOUND_MS = 15_000;
 
 //#region sdk
 // `modern` pins 2026-07-28, as the Inspector's --protocol-era modern does. The server gets only the tags as extra env.
-async function sdk(cell, { folder, tags }) {
+async function sdk(cell, { folder, tags, bundles }) {
   const { call } = serverOf(cell);
-  const [command, ...args] = serverArgv(cell.server, folder);
+  const [command, ...args] = serverArgv(cell.server, folder, bundles);
   const mode = cell.era === "modern" ? { pin: MODERN_VERSION } : cell.era;
   const started = Date.now();
   let connection;
@@ -99,7 +99,7 @@ async function sdk(cell, { folder, tags }) {
 }
 //#endregion
 
-/** Runs one cell; resolves with `observed` (what results.json records), the tool names and, where timed, `ms`. */
+/** Runs one cell (`context`: its folder, its tags, the bundles from bundlePrograms); resolves with `observed` (what results.json records), the tool names and, where timed, `ms`. */
 export async function runCell(cell, context) {
   try {
     return await { "hand-written": handWritten, sdk, inspector }[cell.client](cell, context);

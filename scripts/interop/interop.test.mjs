@@ -7,13 +7,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FALLBACK_BOUND_MS, runCell } from "./clients.mjs";
-import { CELL_TAG, survivors } from "./launch.mjs";
+import { bundlePrograms, CELL_TAG, survivors } from "./launch.mjs";
 import { cellName, cells, expectation, serverOf } from "./matrix.mjs";
 import { MARKER } from "../test/leftovers.mjs";
 
 const RESULTS = fileURLToPath(new URL("./results.json", import.meta.url));
 const UPDATE = process.env.UPDATE_INTEROP === "1";
-// Each cell starts up to four Node processes, two of them TypeScript through tsx: more at once only queue on 2 cores.
+// Each cell starts up to four Node processes: more at once only queue on 2 cores.
 const CONCURRENCY = 3;
 const run = randomBytes(6).toString("hex");
 
@@ -33,9 +33,11 @@ async function limited(task) {
 //#endregion
 
 let root;
+let bundles;
 const observations = new Map();
-beforeAll(() => {
+beforeAll(async () => {
   root = mkdtempSync(path.join(tmpdir(), "learn-mcp-interop-"));
+  bundles = await bundlePrograms(root);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
@@ -46,7 +48,7 @@ describe.concurrent("each client lists the tools of each server and calls one", 
       mkdirSync(folder);
       // The tag marks every process of this cell; the test run's marker, if any, is handed on for scripts/test.mjs.
       const tags = { [CELL_TAG]: `${run}-${index}`, ...(process.env[MARKER] && { [MARKER]: process.env[MARKER] }) };
-      const result = await limited(() => runCell(cell, { folder, tags }));
+      const result = await limited(() => runCell(cell, { folder, tags, bundles }));
       observations.set(cellName(cell), result.observed);
       expect(await survivors(tags[CELL_TAG]), "processes left running").toEqual([]);
       expect(result.observed).toEqual(expectation(cell));
