@@ -227,7 +227,7 @@ test("a session holds at most 64 waiting requests, and no more than 16 MiB its s
   try {
     const session = await waiting.open();
     for (let id = 1; id <= 64; id++) void waiting.post(call(id, "wait", { ms: 60_000 }), session).catch(() => {});
-    await sleep(300);
+    while (waiting.stderr.filter((line) => line.endsWith("stderr: waiting 60000 ms")).length < 64) await sleep(20);
     const refused = await waiting.post(call(65, "wait", { ms: 1 }), session);
     expect([refused.status, (await errorOf(refused)).error.message]).toEqual([503, "64 requests are already waiting in this session"]);
 
