@@ -2,7 +2,7 @@
 // The demo gets its own process group so Ctrl-C reaches only the runner, which then stops the whole tree itself.
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-import { killTree } from "./shared/processes.mjs";
+import { killTree, stopGroup } from "./shared/processes.mjs";
 import { openWireLog } from "./wire-log.mjs";
 
 const wirePreload = new URL("./wire.mjs", import.meta.url).href;
@@ -45,9 +45,14 @@ function waitForDemo(demo, step) {
       console.error(`Could not start the demo of step ${step.id}: ${error.message}`);
       resolve(1);
     });
-    demo.on("exit", (code, signal) => {
+    demo.on("exit", async (code, signal) => {
+      if (stopping) return;
+      // A demo that failed, or forgot, may leave a server it started still running in its group: stop it too.
+      if (demo.pid !== undefined && (await stopGroup(demo.pid))) {
+        console.error(`The demo of step ${step.id} exited and left processes running; the runner stopped them.`);
+      }
       // Killed by a signal from elsewhere: report it the way a shell would, 128 + the signal's number.
-      if (!stopping) resolve(code ?? 128 + (constants.signals[signal] ?? 0));
+      resolve(code ?? 128 + (constants.signals[signal] ?? 0));
     });
   });
 }

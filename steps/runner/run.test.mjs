@@ -202,6 +202,20 @@ describe("stopping a demo", () => {
     }
   }, 30_000);
 
+  test("a demo that fails leaves no process behind: the runner stops its group and says so", async () => {
+    const stepsDir = fixtureSteps({ "01-crash": FIXTURES.crash });
+    const result = await run(["1"], { stepsDir });
+    const server = Number(/SERVER (\d+)/.exec(result.stdout)?.[1]);
+    try {
+      expect(result.status).toBe(1);
+      expect(result.stderr).toContain("Error: the demo failed");
+      expect(result.stderr).toContain("The demo of step 01 exited and left processes running; the runner stopped them.");
+      expect(isAlive(server)).toBe(false);
+    } finally {
+      if (isAlive(server)) process.kill(server, "SIGKILL");
+    }
+  }, 30_000);
+
   test.each([
     ["SIGTERM", 143],
     ["SIGHUP", 129],

@@ -13,6 +13,7 @@ import { progressBar } from "./progress-bar.ts";
 // The bridge is a program of its own, as a deployed server would be; it says where it listens on stderr.
 const program = fileURLToPath(new URL("./server.ts", import.meta.url));
 const bridge = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+process.once("exit", () => bridge.kill()); // even if the demo fails: a server it started must not outlive it
 const stderr: string[] = [];
 const listening = new Promise<string>((resolve, reject) => {
   createInterface({ input: bridge.stderr }).on("line", (line) => (line.startsWith("listening on ") ? resolve(line) : stderr.push(line)));

@@ -10,6 +10,7 @@ import { Client, StreamableHTTPClientTransport, type ClientOptions } from "@mode
 //#region start
 const program = fileURLToPath(new URL("./server.ts", import.meta.url));
 const server = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+process.once("exit", () => server.kill()); // even if the demo fails: a server it started must not outlive it
 const stderr: string[] = [];
 const listening = new Promise<string>((resolve, reject) => {
   createInterface({ input: server.stderr }).on("line", (line) => (line.startsWith("listening on ") ? resolve(line) : stderr.push(line)));

@@ -12,6 +12,7 @@ import { isRunning } from "./processes.ts";
 //#region start
 const program = fileURLToPath(new URL("./server.ts", import.meta.url));
 const server = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0", "--workers", "2"], { stdio: ["ignore", "ignore", "pipe"] });
+process.once("exit", () => server.kill()); // even if the demo fails: a server it started must not outlive it
 const stderr: string[] = [];
 const listening = new Promise<string>((resolve, reject) => {
   createInterface({ input: server.stderr }).on("line", (line) => (line.startsWith("listening on ") ? resolve(line) : stderr.push(line)));

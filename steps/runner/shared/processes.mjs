@@ -18,12 +18,12 @@ const readProc = (pid, file) => {
 export const snapshotPids = () => new Set(readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number));
 
 // Field 2 of /proc/<pid>/stat is the command name in parentheses and may itself contain ") ", so fields are read after the last ")".
-/** `{ state, ppid }` of a process, or undefined once it is gone. */
+/** `{ state, ppid, pgrp }` of a process, or undefined once it is gone. */
 export function readStat(pid) {
   const text = readProc(pid, "stat");
   if (text === undefined) return undefined;
-  const [state, ppid] = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { state, ppid: Number(ppid) };
+  const [state, ppid, pgrp] = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return { state, ppid: Number(ppid), pgrp: Number(pgrp) };
 }
 
 /** A shell-like rendering of a process's command line. */
@@ -98,4 +98,32 @@ export async function killTree(root, graceMs = 2000) {
   const deadline = Date.now() + graceMs;
   while (tree.some(isAlive) && Date.now() < deadline) await sleep(50);
   for (const pid of tree.filter(isAlive)) signalEach(pid, "SIGKILL");
+}
+
+/**
+ * Whether any process of the group `pgid` still runs. A zombie does not: one whose parent died waits for init to
+ * collect it, which here can take seconds. Without /proc, whether the group answers signal 0.
+ */
+function groupRuns(pgid) {
+  if (!canReadProc()) return signalGroup(pgid, 0);
+  return [...snapshotPids()].some((pid) => {
+    const stat = readStat(pid);
+    return stat !== undefined && stat.pgrp === pgid && stat.state !== "Z";
+  });
+}
+
+/**
+ * Stops what is left of the process group `pid` led once its leader is gone: whatever has not exited by itself within
+ * `settleMs` (a child may still be finishing) gets SIGTERM, then SIGKILL after `graceMs`. False when nothing was left.
+ */
+export async function stopGroup(pid, settleMs = 1000, graceMs = 2000) {
+  const emptyWithin = async (ms) => {
+    const deadline = Date.now() + ms;
+    while (groupRuns(pid) && Date.now() < deadline) await sleep(20);
+    return !groupRuns(pid);
+  };
+  if (await emptyWithin(settleMs)) return false;
+  signalGroup(pid, "SIGTERM");
+  if (!(await emptyWithin(graceMs))) signalGroup(pid, "SIGKILL");
+  return true;
 }

@@ -102,4 +102,15 @@ setInterval(() => {}, 60_000);
 `;
 const tidy = step("01-tidy", { "src/main.ts": tidyMain });
 
-export const FIXTURES = { chatty, tidy, diffPair, diffPairSource, diffPairExpected, diffPairStat, describedExpected, fails, hang };
+// A demo that starts a server, which reads no stdin and ignores SIGTERM, and then fails before it stops it.
+const crashMain = `import { spawn } from "node:child_process";
+const code = "process.on('SIGTERM', () => {}); setInterval(() => {}, 60000);";
+const server = spawn(process.execPath, ["-e", code], { stdio: "ignore" });
+console.log(\`SERVER \${server.pid}\`);
+setTimeout(() => {
+  throw new Error("the demo failed");
+}, 300);
+`;
+const crash = step("01-crash", { "src/main.ts": crashMain });
+
+export const FIXTURES = { chatty, crash, tidy, diffPair, diffPairSource, diffPairExpected, diffPairStat, describedExpected, fails, hang };
