@@ -99,7 +99,10 @@ async function sdk(cell, { folder, tags, bundles }) {
 }
 //#endregion
 
-/** Runs one cell (`context`: its folder, its tags, the bundles from bundlePrograms); resolves with `observed` (what results.json records), the tool names and, where timed, `ms`. */
+/**
+ * Runs one cell; `context` holds its folder, its tags and the bundles from bundlePrograms. Resolves with `observed`
+ * (what results.json records), the tool names and, where timed, `ms`.
+ */
 export async function runCell(cell, context) {
   try {
     return await { "hand-written": handWritten, sdk, inspector }[cell.client](cell, context);
