@@ -1,6 +1,6 @@
 // list-servers.ts as a user runs it: a process given folders by flag, judged by its stdout, stderr and exit code.
 // HOME points at a folder full of servers in every run, to prove that only --home is ever read.
-import { spawnSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -25,8 +25,12 @@ writeFileSync(
 );
 
 function listServers(...args: string[]) {
+  return listWith({}, ...args);
+}
+
+function listWith(vars: NodeJS.ProcessEnv, ...args: string[]) {
   const program = fileURLToPath(new URL("./list-servers.ts", import.meta.url));
-  const env = { ...process.env, HOME: decoy };
+  const env = { ...process.env, HOME: decoy, ...vars };
   const run = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), program, ...args], { env, encoding: "utf8", timeout: 20_000 });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
@@ -62,4 +66,33 @@ test.each([
   expect({ status, stdout }).toEqual({ status: 64, stdout: "" });
   expect(stderr).toContain(`error: ${message}`);
   expect(stderr).toContain("usage: list-servers.ts [--project DIR] [--home DIR]");
+});
+
+test("shows each value taken from the environment as ${VAR}, never the value", () => {
+  const folder = path.join(root, "vars");
+  mkdirSync(folder);
+  const servers = {
+    search: { command: "${SEARCH_BIN:-search}", args: ["--token=${SEARCH_TOKEN}"] },
+    docs: { type: "http", url: "https://${DOCS_HOST}/mcp?key=${SEARCH_TOKEN}" },
+  };
+  writeFileSync(path.join(folder, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
+  const { status, stdout } = listWith({ SEARCH_TOKEN: SECRET, DOCS_HOST: "docs.example.com" }, "--project", folder);
+  expect(stdout.split("\n").slice(1)).toEqual([
+    "search   project  stdio  search --token=${SEARCH_TOKEN}",
+    "docs     project  http   https://${DOCS_HOST}/mcp?key=${SEARCH_TOKEN} (remote servers are not supported yet; skipped)",
+    "",
+  ]);
+  expect(status).toBe(0);
+});
+
+test("refuses a .mcp.json that is a named pipe instead of waiting for a writer", () => {
+  const folder = path.join(root, "fifo");
+  mkdirSync(folder);
+  execFileSync("mkfifo", [path.join(folder, ".mcp.json")]); // test-only: mkfifo is on Linux and macOS
+  const { status, stdout, stderr } = listWith({}, "--project", folder);
+  expect({ status, stdout, stderr }).toEqual({
+    status: 0,
+    stdout: "(no --home: the user and local scopes are not read)\n(no servers configured)\n",
+    stderr: `problem: ${folder}/.mcp.json: is not a regular file (a named pipe, a socket or a device), so it is not read; its servers are skipped\n`,
+  });
 });

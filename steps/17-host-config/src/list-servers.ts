@@ -26,13 +26,13 @@ function folders() {
 }
 
 //#region show
-// A line per server: its name, the scope it came from, and what a host would run or reach. Headers may hold
-// credentials and env values may too, so neither is shown: only the names of the variables a server gets.
+// A line per server: its name, the scope it came from, and what a host would run or reach, with each value taken
+// from the environment left as ${NAME}. Headers and env values may hold credentials: only env's names are shown.
 function describe({ name, scope, entry, overrides }: ServerConfig): string {
   const what =
     entry.type === "http"
-      ? `http   ${entry.url} (remote servers are not supported yet; skipped)`
-      : `stdio  ${[entry.command, ...entry.args].join(" ")}${Object.keys(entry.env).length > 0 ? `  env: ${Object.keys(entry.env).join(", ")}` : ""}`;
+      ? `http   ${entry.shown} (remote servers are not supported yet; skipped)`
+      : `stdio  ${entry.shown}${Object.keys(entry.env).length > 0 ? `  env: ${Object.keys(entry.env).join(", ")}` : ""}`;
   const over = overrides.length > 0 ? `  (wins over ${overrides.join(", ")})` : "";
   return `${name.padEnd(8)} ${scope.padEnd(8)} ${what}${over}`;
 }
