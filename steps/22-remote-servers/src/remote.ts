@@ -36,13 +36,37 @@ export function boundedFetch(overflow: (why: string) => void, max = MAX_MESSAGE_
   };
 }
 
+//#region secrets
+// Headers whose value is a credential, by name: these, and any name ending in key, token or secret (X-Api-Key).
+const SECRET_HEADER = /^(?:authorization|proxy-authorization|cookie)$|(?:key|token|secret)$/i;
+// A value this short cannot be told from ordinary text: masking "42" would hide every 42 in every message.
+const MIN_MASKED = 4;
+
+/** What a server must never see printed back: each credential header's value, without its scheme word ("Bearer"),
+ * and each value the entry took from the environment; longest first, so that no longer value is left half shown. */
+export function secretsOf(entry: HttpEntry): string[] {
+  const credentials = Object.entries(entry.headers)
+    .filter(([name]) => SECRET_HEADER.test(name))
+    .flatMap(([, value]) => {
+      const credential = value.replace(/^[A-Za-z][\w.-]*\s+(?=\S)/, ""); // "Bearer tok_1" without "Bearer "
+      // Each piece too, and each piece's value: a server may quote back one cookie of several, "sid=…" or just "…".
+      const pieces = credential.split(/[\s;,]+/).flatMap((piece) => [piece, piece.slice(piece.indexOf("=") + 1)]);
+      return [credential, ...pieces];
+    });
+  const secrets = new Set([...credentials, ...(entry.fromEnv ?? [])].filter((value) => value.length >= MIN_MASKED));
+  return [...secrets].sort((a, b) => b.length - a.length);
+}
+//#endregion
+
 export class RemoteTransport extends StreamableHTTPClientTransport {
   readonly pid = undefined; // no process of ours: nothing to signal, nothing that can be left behind
   readonly stderrTail: string[] = []; // nor a stderr to read: the server's errors come back as HTTP
   fault: string | undefined;
   exitReason: string | undefined;
+  readonly log: (line: string) => void;
+  readonly #secrets: string[];
 
-  constructor(readonly name: string, readonly entry: HttpEntry, readonly log: (line: string) => void) {
+  constructor(readonly name: string, readonly entry: HttpEntry, log: (line: string) => void) {
     // A stream that breaks the bound may fail only inside the SDK, and the request would wait out its timeout:
     // closing the transport ends every request at once, and `fault` says why.
     let self: RemoteTransport | undefined;
@@ -54,6 +78,14 @@ export class RemoteTransport extends StreamableHTTPClientTransport {
     // The headers (a bearer token, for one) go with every POST, GET and DELETE to the server's URL.
     super(new URL(entry.url), { requestInit: { headers: entry.headers }, fetch: boundedFetch(overflow) });
     self = this;
+    this.#secrets = secretsOf(entry);
+    // The SDK reports a refused request here too, with the server's body: it may quote the token back.
+    this.log = (line) => log(this.mask(line));
+  }
+
+  /** `text` with every secret of the entry replaced by ***. */
+  mask(text: string): string {
+    return this.#secrets.reduce((masked, secret) => masked.replaceAll(secret, "***"), text);
   }
 
   // The SDK's close() aborts the requests still waiting, so a server that never answers holds nothing of ours.
@@ -62,18 +94,17 @@ export class RemoteTransport extends StreamableHTTPClientTransport {
     await super.close();
   }
 
-  /** Why a request got no result: the status and the start of the body, or why nothing came back at all. */
+  /** Why a request got no result: the status and the start of the body, or why nothing came back at all. The URL is
+   * shown as configured (${NAME} for a value from the environment), and what the server said is masked, then cut. */
   describe(error: unknown): string {
     if (this.fault !== undefined) return this.fault;
+    const url = this.entry.shown ?? this.entry.url;
     if (error instanceof SdkHttpError) {
-      let said = error.message.replace(/^Error \w+ing to endpoint:\s*/, "").slice(0, 200);
-      // A server may quote back what it was sent: no header value (a token) is ever repeated in a reason.
-      for (const value of Object.values(this.entry.headers).flatMap((header) => header.split(" ")).filter((part) => part.length >= 8)) {
-        said = said.replaceAll(value, "***");
-      }
-      return `HTTP ${error.status} from ${this.entry.url}${said ? `: ${said}` : ""}`;
+      // Masked before it is cut: a token cut in two would no longer match, and its first half would be shown.
+      const said = this.mask(error.message.replace(/^Error \w+ing to endpoint:\s*/, "")).slice(0, 200);
+      return `HTTP ${error.status} from ${url}${said ? `: ${said}` : ""}`;
     }
     const { message, cause } = error as Error & { cause?: { code?: string; message?: string } };
-    return cause ? `could not reach ${this.entry.url}: ${cause.code ?? cause.message}` : message;
+    return this.mask(cause ? `could not reach ${url}: ${cause.code ?? cause.message}` : message);
   }
 }
