@@ -59,15 +59,26 @@ function isJsonRpc(value) {
 
 //#region mask
 // Credentials never reach the terminal or a log, wherever they sit: any JSON key of these, at any depth, and the same
-// names written as "name: value" or "name=value" in plain text (an Authorization header keeps its scheme).
-const SECRET_KEYS = ["authorization", "x-api-key", "api_key", "access_token", "refresh_token", "id_token", "client_secret", "code_verifier", "password", "registration_access_token"];
-const SECRET_IN_TEXT = new RegExp(`\\b(${SECRET_KEYS.join("|")})(["']?\\s*[:=]\\s*["']?)((?:Bearer|Basic)\\s+)?[^"'\\s,&;}]+`, "gi");
+// names written as "name: value" or "name=value" in plain text, a JSON string included.
+const SECRET_KEYS = ["authorization", "proxy-authorization", "x-api-key", "api_key", "apikey", "access_token", "refresh_token", "id_token", "client_secret", "code_verifier", "password", "registration_access_token"];
+const VALUE_KEYS = SECRET_KEYS.filter((key) => !key.endsWith("authorization")); // an Authorization value: below
+const SECRET_IN_TEXT = new RegExp(`\\b(${VALUE_KEYS.join("|")})(["']?\\s*[:=]\\s*["']?)[^"'\\s,&;}]+`, "gi");
+// An Authorization value is masked whatever its scheme, to the end of the value; a scheme word it starts with stays.
+const SCHEMES = "Bearer|Basic|Digest|DPoP|Token|Negotiate|NTLM|HOBA|Mutual|GNAP|PrivateToken|AWS4-HMAC-SHA256";
+const AUTHORIZATION_IN_TEXT = new RegExp(`\\b((?:proxy-)?authorization)(["']?\\s*[:=]\\s*["']?)((?:${SCHEMES})\\s+)?[^"'&\\r\\n]+`, "gi");
 export const MASK = "***";
 
-// OAuth's authorization code travels as the query or form parameter "code", a name too common to mask as a JSON key.
-const CODE_PARAMETER = /(^|[?&])code=[^&#\s"']+/g;
+/** An Authorization header's value, as a header holds it whole: its scheme word kept, the rest masked. */
+export const maskAuthorization = (value) => value.replace(/^(\S+ +)?\S[^]*$/, (_, scheme = "") => `${scheme}${MASK}`);
+
+// Query and form parameters that carry a credential under a name too common to mask as a JSON key: OAuth's
+// authorization code, and the token or key some APIs take in the URL.
+const SECRET_PARAMETER = /(^|[?&#;])(code|token|key|apikey|api_key|access_token|client_secret)=[^&#\s"']+/gi;
 export const maskText = (text) =>
-  text.replace(SECRET_IN_TEXT, (_, key, separator, scheme = "") => `${key}${separator}${scheme}${MASK}`).replace(CODE_PARAMETER, `$1code=${MASK}`);
+  text
+    .replace(AUTHORIZATION_IN_TEXT, (_, key, separator, scheme = "") => `${key}${separator}${scheme}${MASK}`)
+    .replace(SECRET_IN_TEXT, (_, key, separator) => `${key}${separator}${MASK}`)
+    .replace(SECRET_PARAMETER, `$1$2=${MASK}`);
 //#endregion
 
 /** The line as it should appear in the wire log: a JSON-RPC message compact, anything else marked and quoted. */
@@ -84,9 +95,10 @@ export function describeLine(line) {
 }
 
 
-/** Copies `value` with secrets masked and every string longer than LONG_STRING cut, noting how much was cut. */
+/** Copies `value` with secrets masked (by key, and inside strings) and every string longer than LONG_STRING cut, noting how much was cut. */
 export function shorten(value) {
   if (typeof value === "string") {
+    value = maskText(value); // before the cut: a credential cut in two would no longer be recognised
     if (value.length <= LONG_STRING) return value;
     // Never cut between the two halves of a surrogate pair.
     const keep = /[\ud800-\udbff]/.test(value[LONG_STRING - 1]) ? LONG_STRING - 1 : LONG_STRING;

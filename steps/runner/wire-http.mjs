@@ -1,18 +1,19 @@
 // The HTTP half of --wire: wraps fetch so that each exchange is reported as it happens: the request line and the
 // headers that matter, a JSON body, then the status, and the response body as it is read, a server-sent event at a
 // time. Credentials are masked; the response reaches the program byte for byte, read at its own pace.
-import { describeLine, LineFramer, MAX_LINE_BYTES, maskText, shorten } from "./wire-format.mjs";
+import { describeLine, LineFramer, MAX_LINE_BYTES, maskAuthorization, maskText, shorten } from "./wire-format.mjs";
 
 // The headers a reader of MCP and model traffic needs; the rest (user agent, lengths, platform details) is noise.
 const SHOWN_HEADERS = [
-  "content-type", "accept", "anthropic-version", "authorization", "x-api-key", "mcp-session-id",
+  "content-type", "accept", "anthropic-version", "authorization", "proxy-authorization", "x-api-key", "mcp-session-id",
   "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id", "www-authenticate", "location", "retry-after",
 ];
 
 const decoder = () => new TextDecoder("utf-8", { fatal: false });
 
 function headerList(headers) {
-  return SHOWN_HEADERS.filter((name) => headers.has(name)).map((name) => maskText(`${name}: ${headers.get(name)}`)).join("  ");
+  const shown = (name) => (name.endsWith("authorization") ? `${name}: ${maskAuthorization(headers.get(name))}` : maskText(`${name}: ${headers.get(name)}`));
+  return SHOWN_HEADERS.filter((name) => headers.has(name)).map(shown).join("  ");
 }
 
 /** A whole body as a wire line: JSON compact and shortened, anything else quoted. */

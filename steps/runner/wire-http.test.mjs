@@ -56,6 +56,20 @@ describe("tapFetch", () => {
     ]);
   });
 
+  it("masks an authorization header of any scheme, and a token or key in the URL", async () => {
+    const { fetch, lines } = tapped();
+    await (await fetch(`${base}/json?token=t0k&key=k3y&page=2`, { headers: { authorization: "token ghp_0123456789" } })).text();
+    await (await fetch(`${base}/json?apikey=ap1`, { headers: { authorization: "DPoP eyJhbGciOi.eyJzdWIi.c2ln" } })).text();
+    const digest = 'Digest username="u1", response="9f86d0", opaque="o1"';
+    await (await fetch(`${base}/json`, { headers: { "proxy-authorization": digest, authorization: "rawt0ken" } })).text();
+    expect(lines.join("\n")).not.toMatch(/t0k|k3y|ghp_|ap1|eyJ|u1|9f86d0|o1/);
+    expect(lines.filter((line) => line.startsWith("->"))).toEqual([
+      `-> [1 main.ts/http 1] GET ${base}/json?token=***&key=***&page=2  authorization: token ***`,
+      `-> [1 main.ts/http 2] GET ${base}/json?apikey=***  authorization: DPoP ***`,
+      `-> [1 main.ts/http 3] GET ${base}/json  authorization: ***  proxy-authorization: Digest ***`,
+    ]);
+  });
+
   it("shows server-sent events one by one as they are read, and hands the stream over unchanged", async () => {
     const { fetch, lines } = tapped();
     const response = await fetch(`${base}/sse`);
