@@ -1,9 +1,11 @@
 // The scripted model refuses every request its script does not expect, with a 400 (or the status HTTP calls for) that
 // says what differs, and keeps the refusal; it never answers on its own. Plain fetch, so each request is exactly as written.
+import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, test } from "vitest";
+import { afterAll, afterEach, describe, expect, test, vi } from "vitest";
 import { loadScenario, type Turn } from "./scenario.ts";
 import { startScriptedModel, type ScriptedModel } from "./scripted-model.ts";
 
@@ -82,6 +84,69 @@ describe("a request it does not expect is refused, and the refusal is kept", () 
     expect(await post(`"${"x".repeat(8 * 1024 * 1024)}"`)).toEqual(refusal(413, "request_too_large", "the body is over 8388608 bytes"));
     expect(model.failures).toHaveLength(4);
     expect((await post(ask("add 1 and 2"))).status).toBe(200); // it still serves the script
+  });
+});
+
+describe("a request the Messages API would call invalid is a 400, not a 500", () => {
+  test.each([
+    ["a null content block", { ...ask("x"), messages: [{ role: "user", content: [null] }] }, "messages.0.content: expected a string or an array of content block objects"],
+    ["a null message before the last", { ...ask("x"), messages: [null, ...ask("add 1 and 2").messages] }, "messages: expected an array of message objects"],
+    ["a null tool", { ...ask("add 1 and 2"), tools: [null] }, "tools: expected an array of tool objects"],
+    ["tools that are not an array", { ...ask("add 1 and 2"), tools: "mcp__calc__add" }, "tools: expected an array of tool objects"],
+  ])("%s", async (_, body, message) => {
+    model = await startScriptedModel(TURNS);
+    expect(await post(body)).toEqual(refusal(400, "invalid_request_error", `turn 1: ${message}`));
+    expect((await post(ask("add 1 and 2"))).status).toBe(200); // and it still serves the script
+  });
+
+  test("anything else that throws is a 500 without its text, one line on stderr, and the next request is served", async () => {
+    const broken = { ...TURNS[0]!, expect: { get prompt(): string { throw new Error("boom\n    at a stack line"); } } };
+    model = await startScriptedModel([broken, ...TURNS]);
+    const stderr = vi.spyOn(console, "error").mockImplementation(() => {});
+    try {
+      expect(await post(ask("add 1 and 2"))).toEqual(refusal(500, "api_error", "internal error"));
+      expect(stderr.mock.calls).toEqual([["scripted model: Error: boom"]]);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(model.failures).toEqual(["scripted model: Error: boom"]);
+  });
+});
+
+/** One request written by hand on a raw socket (fetch would not send a forged Host); resolves with the status line. */
+async function rawRequest(head: string): Promise<string> {
+  const socket = connect(Number(new URL(model.url).port), "127.0.0.1");
+  const chunks: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+  socket.write(`${head}\r\nConnection: close\r\n\r\n`);
+  await once(socket, "close");
+  return Buffer.concat(chunks).toString("utf8").split("\r\n")[0]!;
+}
+
+describe("only this machine may call it: the Host and Origin rule", () => {
+  const local = ["localhost", "LOCALHOST:3000", "127.0.0.1", "127.0.0.1:8080", "[::1]", "[::1]:8080", "localhost:65535"];
+  const foreign = ["evil.com@localhost", "localhost.", "localhost.evil.com", "", "127.0.0.2", "[::1", "[0:0:0:0:0:0:0:1]", "localhost:0", "localhost:99999", "local host"];
+  const origins = { "http://localhost:3000": 404, "HTTPS://127.0.0.1": 404, "http://[::1]:8080": 404, null: 403, "http://evil.com": 403, "http://localhost.evil.com": 403, "http://evil@localhost": 403, "ftp://localhost": 403, "localhost": 403 };
+
+  test("accepts the three local hosts with a port or none, refuses every other form, and keeps serving", async () => {
+    model = await startScriptedModel(TURNS);
+    for (const host of local) expect([host, await rawRequest(`GET /v1/messages HTTP/1.1\r\nHost: ${host}`)]).toEqual([host, "HTTP/1.1 404 Not Found"]);
+    for (const host of foreign) expect([host, await rawRequest(`GET /v1/messages HTTP/1.1\r\nHost: ${host}`)]).toEqual([host, "HTTP/1.1 403 Forbidden"]);
+    expect(await rawRequest("GET /v1/messages HTTP/1.1\r\nHost: localhost\r\nHost: evil.com")).toBe("HTTP/1.1 400 Bad Request");
+    expect(await rawRequest("GET /v1/messages HTTP/1.1")).toBe("HTTP/1.1 400 Bad Request");
+    for (const [origin, status] of Object.entries(origins)) {
+      const line = await rawRequest(`GET /v1/messages HTTP/1.1\r\nHost: localhost\r\nOrigin: ${origin}`);
+      expect([origin, line]).toEqual([origin, `HTTP/1.1 ${status} ${status === 404 ? "Not Found" : "Forbidden"}`]);
+    }
+    expect((await post(ask("add 1 and 2"))).status).toBe(200);
+  });
+
+  test("answers request-targets that URL cannot parse, and keeps serving", async () => {
+    model = await startScriptedModel(TURNS);
+    for (const target of ["//%", "//[", "//:99999", "http://["]) {
+      expect([target, await rawRequest(`GET ${target} HTTP/1.1\r\nHost: localhost`)]).toEqual([target, expect.stringMatching(/^HTTP\/1\.1 (400|404) /)]);
+    }
+    expect((await post(ask("add 1 and 2"))).status).toBe(200);
   });
 });
 

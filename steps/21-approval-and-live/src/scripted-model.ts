@@ -84,7 +84,27 @@ class Script {
 }
 //#endregion
 
+//#region local
+// Only this machine may talk to it: a web page's request (DNS rebinding) carries another Host, or an Origin. Host is
+// parsed by hand, not by URL, which drops userinfo ("evil.com@localhost") and throws on forms it cannot parse.
+function isLocalHost(host: string): boolean {
+  const match = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i.exec(host);
+  return match !== null && (match[1] === undefined || (Number(match[1]) >= 1 && Number(match[1]) <= 65535));
+}
+
+const isLocalOrigin = (origin: string) => /^https?:\/\//i.test(origin) && isLocalHost(origin.replace(/^https?:\/\//i, ""));
+
+function checkLocal(request: IncomingMessage): void {
+  const hosts = request.headersDistinct.host ?? [];
+  if (hosts.length !== 1) throw new Refusal(400, "invalid_request_error", "a request needs exactly one Host header");
+  if (!isLocalHost(hosts[0]!)) throw new Refusal(403, "permission_error", "only this machine may call the scripted model: Host is not local");
+  const origin = request.headers.origin;
+  if (origin !== undefined && !isLocalOrigin(origin)) throw new Refusal(403, "permission_error", "a request from a web page is refused: Origin is not local");
+}
+//#endregion
+
 async function answer(script: Script, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  checkLocal(request);
   if (request.method !== "POST" || request.url !== "/v1/messages") throw new Refusal(404, "not_found_error", `no ${request.method} ${request.url} here: only POST /v1/messages`);
   const key = request.headers["x-api-key"] ?? /^Bearer \S/.test(request.headers.authorization ?? "");
   if (!key) throw new Refusal(401, "authentication_error", "no API key: send x-api-key or authorization: Bearer");
@@ -107,9 +127,13 @@ export interface ScriptedModel {
 export async function startScriptedModel(turns: Turn[], port = 0): Promise<ScriptedModel> {
   const script = new Script(turns);
   const server = createServer((request, response) => {
+    // Every throw becomes an answer, so no request can stop the demo: a Refusal as itself, anything else as a 500
+    // whose cause goes to stderr in one line, never to the client as a stack.
     answer(script, request, response).catch((error: unknown) => {
-      const { status, kind, message } = error instanceof Refusal ? error : new Refusal(500, "api_error", String(error));
-      script.failures.push(`scripted model: ${message}`);
+      const { status, kind, message } = error instanceof Refusal ? error : new Refusal(500, "api_error", "internal error");
+      const cause = error instanceof Refusal ? message : String(error).split("\n")[0];
+      if (!(error instanceof Refusal)) console.error(`scripted model: ${cause}`);
+      script.failures.push(`scripted model: ${cause}`);
       refuse(response, new Refusal(status, kind, `scripted model: ${message}`));
     });
   });

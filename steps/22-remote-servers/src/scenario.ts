@@ -48,9 +48,22 @@ export function loadScenario(file: string): Turn[] {
 //#region match
 type Block = Record<string, unknown>;
 
+const isObjects = (value: unknown): value is Block[] => Array.isArray(value) && value.every(isObject);
+
+/** Where `body` is not the shape the Messages API takes (a `null` message, block or tool), as the API refuses it. */
+function invalidShape(body: Record<string, unknown>): string | undefined {
+  if (!isObjects(body.messages)) return "messages: expected an array of message objects";
+  const content = body.messages.findIndex((message) => typeof message.content !== "string" && !isObjects(message.content));
+  if (content !== -1) return `messages.${content}.content: expected a string or an array of content block objects`;
+  if (body.tools !== undefined && !isObjects(body.tools)) return "tools: expected an array of tool objects";
+  return undefined;
+}
+
 /** Why `body` is not the request turn `turn` expects, or undefined when it is. `ids` are the tool_use ids just sent. */
 export function mismatch(turn: Turn, body: Record<string, unknown>, ids: string[]): string | undefined {
   if (body.stream !== true) return "the request is not streaming: the scripted model answers only stream: true";
+  const invalid = invalidShape(body);
+  if (invalid !== undefined) return invalid;
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const last = messages.at(-1) as { role?: string; content?: unknown } | undefined;
   if (last?.role !== "user") return "the last message is not the user's";
