@@ -89,7 +89,7 @@ describe("entries", () => {
     });
     expect(loadConfig({ project }, {}).servers.map((server) => server.entry)).toEqual([
       { type: "stdio", command: "node", args: ["s.js"], env: { A: "1" }, cwd: path.join(project, "tools"), shown: "node s.js" },
-      { type: "http", url: "https://example.com/mcp", headers: { "X-Team": "blue" }, shown: "https://example.com/mcp", fromEnv: [] },
+      { type: "http", url: "https://example.com/mcp", headers: { "X-Team": "blue" }, shown: "https://example.com/mcp" },
     ]);
   });
 
@@ -105,11 +105,11 @@ describe("entries", () => {
     const env = { BIN: "/usr/bin/srv", KEY: "k1", EMPTY: "" };
     expect(loadConfig({ project }, env).servers.map((server) => server.entry)).toEqual([
       { type: "stdio", command: "/usr/bin/srv", args: ["--key=k1", "fast", "fallback"], env: { TOKEN: "k1" }, shown: "${BIN} --key=${KEY} fast fallback" },
-      { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer k1" }, shown: "https://example.com/mcp", fromEnv: ["k1"] },
+      { type: "http", url: "https://example.com/mcp", headers: { Authorization: "Bearer k1" }, shown: "https://example.com/mcp" },
     ]);
   });
 
-  test("shows each value taken from the environment as ${VAR}, in the command line and the URL, and lists those values", () => {
+  test("shows each value taken from the environment as ${VAR}, in the command line and the URL", () => {
     const { project } = folders({
       "project/.mcp.json": {
         mcpServers: {
@@ -121,7 +121,6 @@ describe("entries", () => {
     const [local, remote] = loadConfig({ project }, { TOKEN: "tok_secret", HOST: "mcp.example.com", TEAM: "blue" }).servers.map((server) => server.entry);
     expect(local!.shown).toBe("srv --token=${TOKEN} eu");
     expect(remote).toMatchObject({ url: "https://mcp.example.com/mcp?key=tok_secret", shown: "https://${HOST}/mcp?key=${TOKEN}" });
-    expect(remote).toMatchObject({ fromEnv: ["mcp.example.com", "tok_secret", "blue"] });
   });
 
   test("takes only the environment's own variables: a method every object has is not one", () => {
@@ -160,8 +159,7 @@ describe("bad configuration costs only itself", () => {
     ["headers that are not strings", { type: "http", url: "https://x/mcp", headers: { "X-N": 1 } }, "headers.X-N: expected a string"],
     ["an entry that is not an object", "node server.js", "entry: expected an object"],
     ["an unset variable without a default", { command: "x", env: { TOKEN: "${NOT_SET_ANYWHERE}" } }, "env.TOKEN: ${NOT_SET_ANYWHERE} is not set and has no default"],
-    ["a variable in a default", { command: "x", args: ["${B:-${C}}"] }, "args[0]: the default of ${B} holds another ${...}: defaults are plain text"],
-    ["a header value with a line break", { type: "http", url: "https://x/mcp", headers: { Authorization: "Bearer tok_abc\r\nX-Evil: 1" } }, "headers.Authorization: holds a line break (CR or LF); a header value is one line"],
+    ["a variable in a default", { command: "x", args: ["${B:-${C}}"] }, "args[0]: the default of ${B} holds a ${...}: defaults are plain text"],
   ])("%s", (_name, entry, why) => {
     const { project } = folders({ "project/.mcp.json": { mcpServers: { bad: entry, good: { command: "good" } } } });
     const config = loadConfig({ project }, {});
@@ -176,18 +174,9 @@ describe("bad configuration costs only itself", () => {
     expect(config.problems).toEqual([expect.stringMatching(new RegExp(`^${home}/\\.claude\\.json: not valid JSON \\(.+\\); its servers are skipped$`))]);
   });
 
-  test("a header value with a line break from ${VAR} is refused without quoting it, and so is a url from ${VAR}", () => {
-    const { project } = folders({
-      "project/.mcp.json": {
-        mcpServers: {
-          header: { type: "http", url: "https://x/mcp", headers: { "X-Api-Key": "${KEY}" } },
-          url: { type: "http", url: "${WHERE}/mcp" },
-        },
-      },
-    });
-    const config = loadConfig({ project }, { KEY: "tok_abc\nX: 1", WHERE: "ftp://tok_where" });
-    expect(config.problems).toEqual([
-      `${project}/.mcp.json: server "header": headers.X-Api-Key: holds a line break (CR or LF); a header value is one line; skipped`,
+  test("a url that is not http names the variable it came from, not the value", () => {
+    const { project } = folders({ "project/.mcp.json": { mcpServers: { url: { type: "http", url: "${WHERE}/mcp" } } } });
+    expect(loadConfig({ project }, { WHERE: "ftp://tok_where" }).problems).toEqual([
       `${project}/.mcp.json: server "url": url: not an http or https URL: \${WHERE}/mcp; skipped`,
     ]);
   });
@@ -195,8 +184,8 @@ describe("bad configuration costs only itself", () => {
   test("a folder where a file should be is called a folder, not bad JSON", () => {
     const { home, project } = folders({ "home/.claude.json/inside": "", "project/.mcp.json/inside": "" });
     expect(loadConfig({ home, project }, {}).problems).toEqual([
-      `${home}/.claude.json: is a folder, not a file; its servers are skipped`,
-      `${project}/.mcp.json: is a folder, not a file; its servers are skipped`,
+      `${home}/.claude.json: is a folder, not read; its servers are skipped`,
+      `${project}/.mcp.json: is a folder, not read; its servers are skipped`,
     ]);
   });
 

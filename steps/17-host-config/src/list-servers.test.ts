@@ -93,6 +93,6 @@ test("refuses a .mcp.json that is a named pipe instead of waiting for a writer",
   expect({ status, stdout, stderr }).toEqual({
     status: 0,
     stdout: "(no --home: the user and local scopes are not read)\n(no servers configured)\n",
-    stderr: `problem: ${folder}/.mcp.json: is not a regular file (a named pipe, a socket or a device), so it is not read; its servers are skipped\n`,
+    stderr: `problem: ${folder}/.mcp.json: is not a regular file (a named pipe, a socket or a device), not read; its servers are skipped\n`,
   });
 });

@@ -1,13 +1,12 @@
 // MCP server configuration read the way Claude Code reads it: three scopes in two files, and for a name found in
 // several, the whole entry of the highest scope. A bad file or entry costs only itself, in one line that names it.
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 
 export type Scope = "local" | "project" | "user";
-// `shown`: what may be printed of the command line or the URL, each value taken from the environment left as ${NAME};
-// `fromEnv`: those values, never to be printed. Both are absent from an entry written by hand, which has none.
+// `shown`: the command line or URL as it may be printed, each value from the environment left as ${NAME}.
 export type StdioEntry = { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string; shown?: string };
-export type HttpEntry = { type: "http"; url: string; headers: Record<string, string>; shown?: string; fromEnv?: string[] };
+export type HttpEntry = { type: "http"; url: string; headers: Record<string, string>; shown?: string };
 export interface ServerConfig { name: string; scope: Scope; file: string; entry: StdioEntry | HttpEntry; overrides: Scope[] }
 export interface HostConfig { servers: ServerConfig[]; problems: string[]; notes: string[] }
 /** The folders to read. Without `home`, the user and local scopes are not read at all. */
@@ -21,21 +20,15 @@ const isObject = (value: unknown): value is Json => value !== null && typeof val
 type Found = { scope: Scope; file: string; servers: Json };
 
 function readJson(file: string, problems: string[]): unknown {
-  const skip = (why: string) => void problems.push(`${file}: ${why}; its servers are skipped`);
-  let stats;
-  try {
-    stats = statSync(file, { throwIfNoEntry: false });
-  } catch (error) {
-    return skip(`cannot be read (${(error as NodeJS.ErrnoException).code})`);
-  }
-  if (stats === undefined) return undefined; // a scope without its file is simply empty
-  // Looked at before it is opened: reading a named pipe would wait for a writer forever.
-  if (stats.isDirectory()) return skip("is a folder, not a file");
-  if (!stats.isFile()) return skip("is not a regular file (a named pipe, a socket or a device), so it is not read");
+  if (!existsSync(file)) return undefined; // a scope without its file is simply empty
+  const stats = statSync(file); // before it is opened: reading a named pipe would wait for a writer forever
+  const kind = stats.isDirectory() ? "a folder" : "not a regular file (a named pipe, a socket or a device)";
+  if (!stats.isFile()) return void problems.push(`${file}: is ${kind}, not read; its servers are skipped`);
   try {
     return JSON.parse(readFileSync(file, "utf8"));
   } catch (error) {
-    return skip(`not valid JSON (${(error as Error).message})`);
+    problems.push(`${file}: not valid JSON (${(error as Error).message}); its servers are skipped`);
+    return undefined;
   }
 }
 
@@ -77,20 +70,15 @@ class FieldError extends Error {
 // ${NAME} and ${NAME:-default}; as in a POSIX shell, the default also replaces a variable set to "".
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-/** Where ${NAME} takes its values, and `fromEnv`, each value it took: a credential, perhaps. */
-type Vars = { env: NodeJS.ProcessEnv; fromEnv: string[] };
-
 // Own properties only: every object has a `constructor` and a `toString`, and neither is a variable.
 const valueIn = (env: NodeJS.ProcessEnv, name: string) => (Object.hasOwn(env, name) && env[name] !== "" ? env[name] : undefined);
+const OPENS_VARIABLE = /\$\{/; // in a default: ${B:-${C}} is not read as nested
 
-function expand(text: string, field: string, vars: Vars): string {
+function expand(text: string, field: string, env: NodeJS.ProcessEnv): string {
   return text.replace(VARIABLE, (_, name: string, fallback: string | undefined) => {
-    if (fallback?.includes("${")) throw new FieldError(field, `the default of \${${name}} holds another \${...}: defaults are plain text`);
-    const value = valueIn(vars.env, name);
-    if (value !== undefined) {
-      vars.fromEnv.push(value);
-      return value;
-    }
+    if (fallback !== undefined && OPENS_VARIABLE.test(fallback)) throw new FieldError(field, `the default of \${${name}} holds a \${...}: defaults are plain text`);
+    const value = valueIn(env, name);
+    if (value !== undefined) return value;
     if (fallback !== undefined) return fallback;
     throw new FieldError(field, `\${${name}} is not set and has no default`);
   });
@@ -102,62 +90,47 @@ const shown = (text: string, env: NodeJS.ProcessEnv) =>
 //#endregion
 
 //#region check-entry
-function text(raw: Json, field: string, vars: Vars): string {
+function text(raw: Json, field: string, env: NodeJS.ProcessEnv): string {
   if (typeof raw[field] !== "string") throw new FieldError(field, raw[field] === undefined ? "missing" : "expected a string");
-  return expand(raw[field], field, vars);
+  return expand(raw[field], field, env);
 }
 
-function strings(raw: Json, field: string, vars: Vars): string[] {
+function strings(raw: Json, field: string, env: NodeJS.ProcessEnv): string[] {
   const value = raw[field] ?? [];
   if (!Array.isArray(value)) throw new FieldError(field, "expected an array of strings");
   return value.map((item, i) => {
     if (typeof item !== "string") throw new FieldError(`${field}[${i}]`, "expected a string");
-    return expand(item, `${field}[${i}]`, vars);
+    return expand(item, `${field}[${i}]`, env);
   });
 }
 
-function stringMap(raw: Json, field: string, vars: Vars): Record<string, string> {
+function stringMap(raw: Json, field: string, env: NodeJS.ProcessEnv): Record<string, string> {
   const value = raw[field] ?? {};
   if (!isObject(value)) throw new FieldError(field, "expected an object of strings");
   return Object.fromEntries(Object.entries(value).map(([key, item]) => {
     if (typeof item !== "string") throw new FieldError(`${field}.${key}`, "expected a string");
-    return [key, expand(item, `${field}.${key}`, vars)];
+    return [key, expand(item, `${field}.${key}`, env)];
   }));
 }
 
-function checkHeaders(raw: Json, vars: Vars): Record<string, string> {
-  const headers = stringMap(raw, "headers", vars);
-  // A line break would end the header early, and fetch's refusal quotes the value: say so without quoting it.
-  for (const [name, value] of Object.entries(headers)) {
-    if (/[\r\n]/.test(value)) throw new FieldError(`headers.${name}`, "holds a line break (CR or LF); a header value is one line");
-  }
-  return headers;
-}
-
-function checkEntry(raw: unknown, project: string, vars: Vars): StdioEntry | HttpEntry {
+function checkEntry(raw: unknown, project: string, env: NodeJS.ProcessEnv): StdioEntry | HttpEntry {
   if (!isObject(raw)) throw new FieldError("entry", "expected an object");
   const type = raw.type ?? "stdio";
-  if (type === "http") {
-    const url = text(raw, "url", vars);
-    const shownUrl = shown(raw.url as string, vars.env); // a string: text() checked it
-    return { type, url: checkUrl(url, shownUrl), headers: checkHeaders(raw, vars), shown: shownUrl, fromEnv: vars.fromEnv };
-  }
+  if (type === "http") return { type, url: checkUrl(text(raw, "url", env), raw, env), headers: stringMap(raw, "headers", env), shown: shown(raw.url as string, env) };
   if (type === "sse") throw new FieldError("type", '"sse" is the older HTTP+SSE transport, not supported here; use "http"');
   if (type !== "stdio") throw new FieldError("type", `unknown type ${JSON.stringify(type)} (expected "stdio" or "http")`);
   if (raw.command === undefined && raw.url !== undefined) throw new FieldError("command", 'missing (a remote server needs "type": "http")');
-  const command = text(raw, "command", vars);
+  const command = text(raw, "command", env);
   if (command === "") throw new FieldError("command", "empty");
-  const args = strings(raw, "args", vars);
-  const line = [raw.command as string, ...((raw.args ?? []) as string[])].map((part) => shown(part, vars.env)).join(" ");
-  const entry: StdioEntry = { type, command, args, env: stringMap(raw, "env", vars), shown: line };
+  const entry: StdioEntry = { type, command, args: strings(raw, "args", env), env: stringMap(raw, "env", env), shown: "" };
+  entry.shown = [raw.command as string, ...((raw.args ?? []) as string[])].map((part) => shown(part, env)).join(" ");
   if (raw.cwd === undefined) return entry;
   if (typeof raw.cwd !== "string") throw new FieldError("cwd", "expected a string");
   return { ...entry, cwd: path.resolve(project, raw.cwd) }; // a relative cwd starts at the project folder
 }
 
-/** `url` if it is http or https; the reason names it as `shownUrl`, without the values taken from the environment. */
-function checkUrl(url: string, shownUrl: string): string {
-  if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : "")) throw new FieldError("url", `not an http or https URL: ${shownUrl}`);
+function checkUrl(url: string, raw: Json, env: NodeJS.ProcessEnv): string {
+  if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : "")) throw new FieldError("url", `not an http or https URL: ${shown(raw.url as string, env)}`);
   return url;
 }
 //#endregion
@@ -173,7 +146,7 @@ function settingsNotes({ project, home }: Folders): string[] {
 
 function checked(name: string, raw: unknown, found: Found, folders: Folders, env: NodeJS.ProcessEnv, problems: string[]) {
   try {
-    return { name, scope: found.scope, file: found.file, entry: checkEntry(raw, folders.project, { env, fromEnv: [] }), overrides: [] };
+    return { name, scope: found.scope, file: found.file, entry: checkEntry(raw, folders.project, env), overrides: [] };
   } catch (error) {
     if (!(error instanceof FieldError)) throw error;
     problems.push(`${found.file}: server "${name}": ${error.field}: ${error.message}; skipped`);
