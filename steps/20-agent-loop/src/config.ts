@@ -116,21 +116,24 @@ function stringMap(raw: Json, field: string, env: NodeJS.ProcessEnv): Record<str
 function checkEntry(raw: unknown, project: string, env: NodeJS.ProcessEnv): StdioEntry | HttpEntry {
   if (!isObject(raw)) throw new FieldError("entry", "expected an object");
   const type = raw.type ?? "stdio";
-  if (type === "http") return { type, url: checkUrl(text(raw, "url", env), raw, env), headers: stringMap(raw, "headers", env), shown: shown(raw.url as string, env) };
+  // raw.url is a string once text() has checked it; a refusal quotes it as shown.
+  if (type === "http") return { type, url: checkUrl(text(raw, "url", env), shown(raw.url as string, env)), headers: stringMap(raw, "headers", env), shown: shown(raw.url as string, env) };
   if (type === "sse") throw new FieldError("type", '"sse" is the older HTTP+SSE transport, not supported here; use "http"');
   if (type !== "stdio") throw new FieldError("type", `unknown type ${JSON.stringify(type)} (expected "stdio" or "http")`);
   if (raw.command === undefined && raw.url !== undefined) throw new FieldError("command", 'missing (a remote server needs "type": "http")');
   const command = text(raw, "command", env);
   if (command === "") throw new FieldError("command", "empty");
-  const entry: StdioEntry = { type, command, args: strings(raw, "args", env), env: stringMap(raw, "env", env), shown: "" };
-  entry.shown = [raw.command as string, ...((raw.args ?? []) as string[])].map((part) => shown(part, env)).join(" ");
+  const args = strings(raw, "args", env);
+  const line = [raw.command as string, ...((raw.args ?? []) as string[])].map((part) => shown(part, env)).join(" "); // args are checked
+  const entry: StdioEntry = { type, command, args, env: stringMap(raw, "env", env), shown: line };
   if (raw.cwd === undefined) return entry;
   if (typeof raw.cwd !== "string") throw new FieldError("cwd", "expected a string");
   return { ...entry, cwd: path.resolve(project, raw.cwd) }; // a relative cwd starts at the project folder
 }
 
-function checkUrl(url: string, raw: Json, env: NodeJS.ProcessEnv): string {
-  if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : "")) throw new FieldError("url", `not an http or https URL: ${shown(raw.url as string, env)}`);
+/** `url`, if it is http or https; a refusal quotes it as `shownUrl`, without the values from the environment. */
+function checkUrl(url: string, shownUrl: string): string {
+  if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : "")) throw new FieldError("url", `not an http or https URL: ${shownUrl}`);
   return url;
 }
 //#endregion

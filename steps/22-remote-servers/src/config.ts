@@ -123,15 +123,16 @@ function checkEntry(raw: unknown, project: string, env: NodeJS.ProcessEnv): Stdi
   if (raw.command === undefined && raw.url !== undefined) throw new FieldError("command", 'missing (a remote server needs "type": "http")');
   const command = text(raw, "command", env);
   if (command === "") throw new FieldError("command", "empty");
-  const entry: StdioEntry = { type, command, args: strings(raw, "args", env), env: stringMap(raw, "env", env), shown: "" };
-  entry.shown = [raw.command as string, ...((raw.args ?? []) as string[])].map((part) => shown(part, env)).join(" ");
+  const args = strings(raw, "args", env);
+  const line = [raw.command as string, ...((raw.args ?? []) as string[])].map((part) => shown(part, env)).join(" "); // args are checked
+  const entry: StdioEntry = { type, command, args, env: stringMap(raw, "env", env), shown: line };
   if (raw.cwd === undefined) return entry;
   if (typeof raw.cwd !== "string") throw new FieldError("cwd", "expected a string");
   return { ...entry, cwd: path.resolve(project, raw.cwd) }; // a relative cwd starts at the project folder
 }
 
 function checkHttp(raw: Json, env: NodeJS.ProcessEnv): HttpEntry {
-  const url = checkUrl(text(raw, "url", env), raw, env);
+  const url = checkUrl(text(raw, "url", env), shown(raw.url as string, env)); // raw.url is a string once text() is done
   const headers = stringMap(raw, "headers", env);
   // A line break would end the header early, and fetch's refusal would quote the value: refused here, unquoted.
   const broken = Object.keys(headers).find((name) => /[\r\n]/.test(headers[name]!));
@@ -141,8 +142,9 @@ function checkHttp(raw: Json, env: NodeJS.ProcessEnv): HttpEntry {
   return { type: "http", url, headers, shown: shown(raw.url as string, env), fromEnv };
 }
 
-function checkUrl(url: string, raw: Json, env: NodeJS.ProcessEnv): string {
-  if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : "")) throw new FieldError("url", `not an http or https URL: ${shown(raw.url as string, env)}`);
+/** `url`, if it is http or https; a refusal quotes it as `shownUrl`, without the values from the environment. */
+function checkUrl(url: string, shownUrl: string): string {
+  if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : "")) throw new FieldError("url", `not an http or https URL: ${shownUrl}`);
   return url;
 }
 //#endregion
