@@ -36,7 +36,6 @@ export function boundedFetch(overflow: (why: string) => void, max = MAX_MESSAGE_
   };
 }
 
-//#region secrets
 // Headers whose value is a credential, by name: these, and any name ending in key, token or secret (X-Api-Key).
 const SECRET_HEADER = /^(?:authorization|proxy-authorization|cookie)$|(?:key|token|secret)$/i;
 // A value this short cannot be told from ordinary text: masking "42" would hide every 42 in every message.
@@ -44,7 +43,7 @@ const MIN_MASKED = 4;
 
 /** What a server must never see printed back: each credential header's value, without its scheme word ("Bearer"),
  * and each value the entry took from the environment; longest first, so that no longer value is left half shown. */
-export function secretsOf(entry: HttpEntry): string[] {
+function secretsOf(entry: HttpEntry): string[] {
   const credentials = Object.entries(entry.headers)
     .filter(([name]) => SECRET_HEADER.test(name))
     .flatMap(([, value]) => {
@@ -56,7 +55,6 @@ export function secretsOf(entry: HttpEntry): string[] {
   const secrets = new Set([...credentials, ...(entry.fromEnv ?? [])].filter((value) => value.length >= MIN_MASKED));
   return [...secrets].sort((a, b) => b.length - a.length);
 }
-//#endregion
 
 export class RemoteTransport extends StreamableHTTPClientTransport {
   readonly pid = undefined; // no process of ours: nothing to signal, nothing that can be left behind
