@@ -1,14 +1,24 @@
 // A server as /proc sees it: the process the bench started and every process below it (a bridge's child, cluster
 // workers). Each is named by pid and start time, so a pid the kernel hands out again is never taken for a leftover.
-import { readFileSync } from "node:fs";
+import { readFileSync, readlinkSync } from "node:fs";
+import path from "node:path";
 import { processTree } from "../../steps/runner/shared/processes.mjs";
 
 export interface Proc {
   pid: number;
-  /** The command name: "node", or "esbuild" for the service tsx starts when it compiles a file it has not cached. */
+  /** The executable's name: "node", or "esbuild" for the service tsx starts when it compiles a file it has not cached. */
   name: string;
   /** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks after boot. */
   start: string;
+}
+
+// The name in /proc/<pid>/stat is the main thread's, which Node 24 renames "MainThread": name the executable instead.
+function executable(pid: number, fallback: string): string {
+  try {
+    return path.basename(readlinkSync(`/proc/${pid}/exe`));
+  } catch {
+    return fallback;
+  }
 }
 
 /** The process as /proc/<pid>/stat shows it now, or undefined once it is gone or a zombie (it has exited). */
@@ -29,7 +39,7 @@ function readProc(pid: number): (Proc & { state: string }) | undefined {
 export function serverProcesses(root: number): Proc[] {
   return processTree(root).flatMap((pid: number) => {
     const proc = readProc(pid);
-    return proc ? [{ pid, name: proc.name, start: proc.start }] : [];
+    return proc ? [{ pid, name: executable(pid, proc.name), start: proc.start }] : [];
   });
 }
 

@@ -1,4 +1,4 @@
-// Step 25 demo: an authorization server, the MCP server it protects, and a client without a browser that gets a token
+// Authorization demo: an authorization server, the MCP server it protects, and a client without a browser that gets a token
 // through OAuth 2.1, uses it, has it refreshed, and then five requests the server refuses.
 import { spawn } from "node:child_process";
 import { once } from "node:events";

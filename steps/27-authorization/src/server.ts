@@ -32,7 +32,7 @@ if (!known || !(port >= 0 && port < 65536) || !(workers >= 1 && workers <= 16) |
 
 //#region primary
 function primary(): void {
-  const folder = mkdtempSync(path.join(tmpdir(), "learn-mcp-26-"));
+  const folder = mkdtempSync(path.join(tmpdir(), "learn-mcp-board-"));
   process.on("exit", () => rmSync(folder, { recursive: true, force: true }));
   const board = path.join(folder, "board.jsonl");
   writeFileSync(board, "");
