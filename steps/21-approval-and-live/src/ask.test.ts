@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { startScriptedModel } from "./scripted-model.ts";
 
 const KEY = "sk-test-SECRET-1234";
 const project = mkdtempSync(path.join(tmpdir(), "learn-mcp-ask-test-"));
@@ -60,4 +61,20 @@ test("no key, or a bad number: a usage error before anything is sent", async () 
   const badTurns = await ask(["--max-turns", "0", "hi"], env);
   expect([badTurns.status, badTurns.stderr.split("\n")[0]]).toEqual([64, "error: bad --max-turns: 0 (a whole number, 1 to 1000)"]);
   expect(received).toEqual([]);
+});
+
+test("escape sequences and control characters the model sends, in its text or a tool name, never reach the output", async () => {
+  const name = "mcp__calc__add\u001b[2J\u0007";
+  const model = await startScriptedModel([
+    { expect: { prompt: "go" }, reply: [{ type: "text", text: "\u001b]0;pwned\u0007hello \u001b[31mworld\r\u009b1m" }, { type: "tool_use", name, input: { a: 1 } }] },
+    { expect: { toolResults: [{ content: [{ type: "text", text: `unknown tool "${name}": no server offers it` }], is_error: true }] }, reply: [{ type: "text", text: "done" }] },
+  ]);
+  try {
+    const result = await ask(["go"], { ANTHROPIC_API_KEY: KEY, ANTHROPIC_BASE_URL: model.url });
+    expect([result.status, model.failures]).toEqual([0, []]);
+    expect(result.stdout).toContain('model: hello world\nhost:  mcp__calc__add {"a":1}\nhost:  error [{"type":"text","text":"unknown tool \\"mcp__calc__add\\u001b[2J\\u0007\\": no server offers it"}]\n');
+    expect(result.stdout + result.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+  } finally {
+    await model.close();
+  }
 });
