@@ -71,10 +71,9 @@ describe("approver", () => {
   });
 });
 
-test("a tool name with escape sequences is asked and refused without them", async () => {
+test("a question with escape sequences in the name or the input is asked without them", async () => {
   const asked: string[] = [];
   const hostile = route("demo", "x", "mcp__demo__x\u001b[2J\u001b]0;t\u0007\r\u009b1m");
   await approver([], async (question) => (asked.push(question), "n"))(hostile, { a: "\u001b[31m" });
   expect(asked).toEqual(['allow mcp__demo__x {"a":"\\u001b[31m"}? [y/N] ']);
-  expect((await approver([])(hostile, {})).why).toBe("mcp__demo__x is not in the allow list (--allow), and there is no terminal to ask");
 });

@@ -29,10 +29,11 @@ export function allows(glob: string, { name, server, tool }: Route): boolean {
 /** The approval gate: `allow` patterns first, then `ask` (a terminal), else a refusal that says why. */
 export function approver(allow: string[], ask?: Ask): Approve {
   return async (route, input) => {
-    const name = printable(route.name); // chosen by the model: it may hold anything
+    const { name } = route;
     const match = allow.find((glob) => allows(glob, route));
     if (match) return { allowed: true, why: `allowed by --allow '${match}'` };
     if (!ask) return { allowed: false, why: `${name} is not in the allow list (--allow), and there is no terminal to ask` };
+    // The question goes to the terminal as it is, not through the host's printer: make it printable here.
     const answer = (await ask(printable(`allow ${name} ${JSON.stringify(input)}? [y/N] `))).trim().toLowerCase();
     return ["y", "yes"].includes(answer) ? { allowed: true, why: "approved by the user" } : { allowed: false, why: "refused by the user" };
   };
