@@ -6,9 +6,13 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { loadConfig } from "./config.ts";
 import { McpManager } from "./manager.ts";
+import { printable } from "./printable.ts";
 import { roleProgram } from "./roles.ts";
 import { leftInGroups } from "./processes.ts";
+import { exitOnSignals } from "./signals.ts";
 
+// Removed on every exit a process can see: the end, an error, and a signal (exitOnSignals stops the servers first).
+const beforeExit = exitOnSignals();
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-18-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const folder = (name: string) => (mkdirSync(path.join(root, name), { recursive: true }), path.join(root, name));
@@ -37,27 +41,29 @@ const { servers } = loadConfig({ project });
 let changed = () => {};
 // 10 s, not the default 15: short enough to wait for the silent server, long enough for a TypeScript server on a busy machine.
 const manager = new McpManager(servers, { timeoutMs: 10_000, log: (line) => stderr.push(line), onToolsChanged: () => changed() });
+beforeExit.push(() => manager.closeAll());
 await manager.connectAll();
+// Names, errors and results come from the configuration and the servers: printable() before they reach the terminal.
 for (const { name, state, tools, lastError } of manager.status()) {
-  console.log(`${name.padEnd(12)} ${state.padEnd(12)} ${String(tools).padStart(2)} tools${lastError ? `  ${lastError}` : ""}`);
+  console.log(printable(`${name.padEnd(12)} ${state.padEnd(12)} ${String(tools).padStart(2)} tools${lastError ? `  ${lastError}` : ""}`));
 }
 const offered = new Set(manager.tools().map((tool) => tool.name));
 const routes = manager.routes().filter((route) => offered.has(route.name));
 const width = Math.max(...routes.map(({ name }) => name.length));
-console.log(`\ntools offered, and where each call goes:\n  ${routes.map(({ name, server, tool }) => `${name.padEnd(width)} -> ${server} / ${tool}`).join("\n  ")}`);
+console.log(printable(`\ntools offered, and where each call goes:\n  ${routes.map(({ name, server, tool }) => `${name.padEnd(width)} -> ${server} / ${tool}`).join("\n  ")}`));
 
 const show = async (name: string, args: Record<string, unknown> = {}) => {
   const result = await manager.callTool(name, args);
-  console.log(`\n${name} ${JSON.stringify(args)} -> ${result.content.map((item) => (item.type === "text" ? item.text : item.type)).join(" ")}`);
+  console.log(printable(`\n${name} ${JSON.stringify(args)} -> ${result.content.map((item) => (item.type === "text" ? item.text : item.type)).join(" ")}`));
 };
 await show("mcp__demo__add", { a: 2, b: 40 });
 await show("mcp__handwritten__add", { a: 2, b: 40 });
 const refreshed = new Promise<void>((resolve) => (changed = resolve));
 await show("mcp__vault__unlock");
 await refreshed;
-console.log(`after notifications/tools/list_changed: ${manager.tools().filter((tool) => tool.name.startsWith("mcp__vault__")).map((tool) => tool.name).join(", ")}`);
+console.log(printable(`after notifications/tools/list_changed: ${manager.tools().filter((tool) => tool.name.startsWith("mcp__vault__")).map((tool) => tool.name).join(", ")}`));
 await show("mcp__vault__secret");
-const failing = (name: string) => manager.callTool(name).catch((error: Error) => console.log(`\n${name} {} -> error: ${error.message}`));
+const failing = (name: string) => manager.callTool(name).catch((error: Error) => console.log(printable(`\n${name} {} -> error: ${error.message}`)));
 await failing("mcp__vault__crash");
 console.log(`vault is now ${manager.status().find((server) => server.name === "vault")?.state}; its next call starts it again`);
 await show("mcp__vault__open");

@@ -2,8 +2,9 @@
 // qualified name each, a dead server restarted on its next use, and closeAll() leaving no process behind.
 import { DEFAULT_REQUEST_TIMEOUT_MSEC, type CallToolResult, type Client, type Tool } from "@modelcontextprotocol/client";
 import type { ServerConfig } from "./config.ts";
-import { connect, exitReport, listTools, why } from "./connection.ts";
+import { connect, exitReport, listTools, STDERR_QUOTED, why } from "./connection.ts";
 import { routeTable, type Route } from "./names.ts";
+import { printable } from "./printable.ts";
 import { ServerTransport } from "./transport.ts";
 
 export const DEFAULT_TIMEOUT_MS = 15_000;
@@ -26,13 +27,23 @@ export interface ManagerOptions {
 interface Server {
   config: ServerConfig; state: State; tools: Tool[]; lastError?: string;
   client?: Client; transport?: ServerTransport; starting?: Promise<void>; restartedAt?: number;
+  listing?: Promise<void>; listAgain?: boolean; // a tools/list after list_changed, and whether another came since
+}
+
+/** A failed call: `message` is for the user and may quote the server's stderr; `forModel` never does, since what a
+ * server writes to its terminal (paths, keys, a stack trace) is not for a model to read. */
+export class CallError extends Error {
+  constructor(message: string, readonly forModel: string) {
+    super(message);
+  }
 }
 //#endregion
 
 export class McpManager {
   #servers = new Map<string, Server>();
   #routes = new Map<string, Route & { definition: Tool }>();
-  #warned = new Set<string>();
+  #names = new Map<string, string>(); // server and tool → the name given, kept while the host runs
+  #holdNames = false;
   #stopping: Promise<void>[] = [];
   #timeoutMs: number;
   #now: () => number;
@@ -49,7 +60,11 @@ export class McpManager {
   //#region connect
   /** Starts every stdio server at once; resolves when each is ready or has failed. Never rejects for a bad server. */
   async connectAll(): Promise<void> {
+    // Names are given once all have listed their tools, so colliding names go in server order, not in start order.
+    this.#holdNames = true;
     await Promise.all([...this.#servers.values()].filter((server) => server.state !== "unsupported").map((server) => this.#start(server)));
+    this.#holdNames = false;
+    this.#reroute();
   }
 
   #start(server: Server): Promise<void> {
@@ -74,23 +89,36 @@ export class McpManager {
     this.#reroute();
   }
 
-  async #refresh(server: Server, client: Client): Promise<void> {
-    try {
-      server.tools = await listTools(client, this.#timeoutMs);
-    } catch (error) {
-      server.lastError = `tools/list after list_changed failed: ${(error as Error).message}`;
+  // At most one tools/list per server in flight: the notifications that arrive meanwhile are folded into one more.
+  #refresh(server: Server, client: Client): void {
+    if (server.listing) {
+      server.listAgain = true;
       return;
     }
+    server.listing = this.#relist(server, client).finally(() => (server.listing = undefined));
+  }
+
+  async #relist(server: Server, client: Client): Promise<void> {
+    do {
+      server.listAgain = false;
+      try {
+        server.tools = await listTools(client, this.#timeoutMs);
+      } catch (error) {
+        server.lastError = `tools/list after list_changed failed: ${(error as Error).message}`;
+        return;
+      }
+    } while (server.listAgain);
     this.#reroute();
     this.options.onToolsChanged?.(server.config.name);
   }
   //#endregion
 
   //#region route
-  // Rebuilt whenever a listing changes; a renamed tool is warned about once, not at every rebuild.
+  // Rebuilt whenever a listing changes; a name given is kept (#names), so a tool is warned about once, when named.
   #reroute(): void {
-    const warn = (line: string) => !this.#warned.has(line) && this.#warned.add(line) && (this.options.warn ?? console.error)(`warning: ${line}`);
-    this.#routes = routeTable([...this.#servers.values()].map(({ config, tools }) => ({ name: config.name, tools })), warn);
+    if (this.#holdNames) return;
+    const warn = (line: string) => (this.options.warn ?? console.error)(`warning: ${printable(line)}`);
+    this.#routes = routeTable([...this.#servers.values()].map(({ config, tools }) => ({ name: config.name, tools })), warn, this.#names);
   }
 
   /** Every tool's route: its qualified name, its server and its own name there, for a user who names tools by server. */
@@ -106,26 +134,36 @@ export class McpManager {
   //#endregion
 
   //#region call
+  /** The server and tool a qualified name reaches, for as long as the host runs; throws for a name no server offers. */
+  route(name: string): Route {
+    const route = this.#routes.get(name);
+    if (route !== undefined) return { name, server: route.server, tool: route.tool };
+    const down = this.status().filter((server) => server.state === "failed").map((server) => server.name);
+    throw new Error(`unknown tool "${name}": no server offers it${down.length > 0 ? ` (failed: ${down.join(", ")})` : ""}`);
+  }
+
   /** Calls a tool by its qualified name. Rejects with one precise sentence for an unknown tool or a server that failed. */
   async callTool(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
-    const route = this.#routes.get(name);
-    if (route === undefined) {
-      const down = this.status().filter((server) => server.state === "failed").map((server) => server.name);
-      throw new Error(`unknown tool "${name}": no server offers it${down.length > 0 ? ` (failed: ${down.join(", ")})` : ""}`);
-    }
+    const route = this.route(name);
     const server = this.#servers.get(route.server)!;
     if (server.state === "exited") {
       server.restartedAt = this.#now();
       await this.#start(server); // restart on next use; the 60 s rule starts counting here
     } else if (server.state === "connecting") await server.starting;
     const { client, transport } = server;
-    if (server.state !== "ready" || !client || !transport) throw new Error(`server "${route.server}" is ${server.state}${server.lastError ? `: ${server.lastError}` : ""}`);
+    if (server.state !== "ready" || !client || !transport) throw this.#failure(server, `server "${route.server}" is ${server.state}${server.lastError ? `: ${server.lastError}` : ""}`);
     try {
       return (await client.callTool({ name: route.tool, arguments: args })) as CallToolResult;
     } catch (error) {
       // A call may run long: it has the SDK's own bound (60 s), not the handshake's.
-      throw new Error(`tools/call "${route.tool}" on server "${route.server}" failed: ${await why(transport, error, DEFAULT_REQUEST_TIMEOUT_MSEC)}`);
+      throw this.#failure(server, `tools/call "${route.tool}" on server "${route.server}" failed: ${await why(transport, error, DEFAULT_REQUEST_TIMEOUT_MSEC)}`);
     }
+  }
+
+  #failure(server: Server, message: string): CallError {
+    // A report made when fewer lines had come may quote some: any report with the server's stderr in it counts.
+    const quoted = (server.transport?.stderrTail.length ?? 0) > 0 && message.includes(STDERR_QUOTED);
+    return new CallError(message, quoted ? `the server "${server.config.name}" stopped; its output is on the user's terminal` : message);
   }
 
   #died(server: Server, transport: ServerTransport): void {

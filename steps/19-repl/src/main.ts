@@ -6,7 +6,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { roleProgram } from "./roles.ts";
+import { exitOnSignals } from "./signals.ts";
 
+// Removed on every exit a process can see: the end, an error, and a signal (exitOnSignals turns it into an exit).
+exitOnSignals();
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-19-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const [project, sandbox] = [path.join(root, "project"), path.join(root, "sandbox")];

@@ -13,24 +13,29 @@ export function qualifiedName(server: string, tool: string): string {
 // Plain code-unit order, not localeCompare: the same names must come out on every machine.
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** One unique name per tool. Names that collide are all kept: in server then tool order, later ones get _2, _3, … */
-export function assignNames(tools: { server: string; tool: string }[], warn: (line: string) => void = () => {}): Route[] {
+/** One unique name per tool. Names that collide are all kept: in server then tool order, later ones get _2, _3, …
+ * A name once given stays with its tool (`given` remembers it, server and tool → name): a tool listed later never
+ * takes a name given out before, even one whose tool is gone, so a name cannot move to another server. */
+export function assignNames(tools: { server: string; tool: string }[], warn: (line: string) => void = () => {}, given = new Map<string, string>()): Route[] {
   const sorted = [...tools].sort((a, b) => byCodeUnit(a.server, b.server) || byCodeUnit(a.tool, b.tool));
-  const taken = new Set<string>();
+  const taken = new Set(given.values());
   return sorted.map(({ server, tool }) => {
+    const kept = given.get(`${server}\0${tool}`);
+    if (kept !== undefined) return { name: kept, server, tool };
     const base = qualifiedName(server, tool);
     let name = base;
     for (let n = 2; taken.has(name); n++) name = base.slice(0, MAX_NAME_LENGTH - `_${n}`.length) + `_${n}`;
     if (name !== base) warn(`tool "${tool}" of server "${server}" is offered as ${name}: ${base} is taken`);
     taken.add(name);
+    given.set(`${server}\0${tool}`, name);
     return { name, server, tool };
   });
 }
 
 /** Qualified name → the server, the tool's original name and its definition, for every tool of `servers`. */
-export function routeTable<T extends { name: string }>(servers: { name: string; tools: T[] }[], warn?: (line: string) => void) {
+export function routeTable<T extends { name: string }>(servers: { name: string; tools: T[] }[], warn?: (line: string) => void, given?: Map<string, string>) {
   const listed = servers.flatMap((server) => server.tools.map((definition) => ({ server: server.name, tool: definition.name, definition })));
   const definitions = new Map(listed.map((item) => [`${item.server}\0${item.tool}`, item.definition]));
-  return new Map(assignNames(listed, warn).map((route) => [route.name, { ...route, definition: definitions.get(`${route.server}\0${route.tool}`)! }]));
+  return new Map(assignNames(listed, warn, given).map((route) => [route.name, { ...route, definition: definitions.get(`${route.server}\0${route.tool}`)! }]));
 }
 //#endregion

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, expect, test } from "vitest";
 import { roleProgram } from "./roles.ts";
 import { fixture } from "./test/servers.ts";
+import { groupsBelow, leftAfter } from "./test/tree.ts";
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-repl-")));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -119,3 +120,21 @@ test("SIGTERM while it waits for a command closes its servers and exits 143", as
   for (let waited = 0; waited < 5000 && existsSync(`/proc/${server}`); waited += 50) await sleep(50);
   expect(existsSync(`/proc/${server}`)).toBe(false);
 });
+
+test("a second SIGINT while it stops changes nothing: a server that ignores SIGTERM is SIGKILLed, named, and nothing is left", async () => {
+  // A launcher that ignores SIGTERM and the end of its stdin, and its server, which does the same.
+  const folder = project("stubborn", { stubborn: { command: process.execPath, args: [fixture("wrapper.mjs"), "stubborn", "open"] } });
+  const child = spawn(process.execPath, ["--import", tsx, repl, "--project", folder], { stdio: ["pipe", "pipe", "pipe"] });
+  let [stdout, stderr] = ["", ""];
+  child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
+  child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));
+  while (!stdout.includes("servers configured")) await sleep(50);
+  const [group] = groupsBelow(child.pid!);
+  child.kill("SIGINT");
+  await sleep(100); // the first one is being handled: the host is stopping its server
+  child.kill("SIGINT");
+  const [status, signal] = await once(child, "exit");
+  expect([status, signal]).toEqual([130, null]);
+  expect(await leftAfter([group!], 0)).toEqual([]);
+  expect(stderr).toContain(`[stubborn] still running 2000 ms after SIGTERM: SIGKILL to its process group ${group}\n`);
+}, 30_000);

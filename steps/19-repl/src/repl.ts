@@ -6,7 +6,9 @@ import { parseArgs } from "node:util";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { loadConfig } from "./config.ts";
 import { DEFAULT_TIMEOUT_MS, McpManager, type ServerStatus } from "./manager.ts";
+import { printable } from "./printable.ts";
 import { leftInGroups } from "./processes.ts";
+import { exitOnSignals } from "./signals.ts";
 
 const USAGE = "usage: repl.ts [--project DIR] [--home DIR] [--timeout MS]";
 const HELP = ["/mcp", "/mcp tools [server]", "/mcp call <server> <tool> <json arguments>", "/mcp reconnect <server>"];
@@ -33,8 +35,6 @@ function options() {
 }
 
 //#region commands
-// Server-provided text reaches a terminal: control characters other than newline and tab are dropped.
-const printable = (text: string) => text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
 // What a result holds, as text: text items as they are, anything else named by its type.
 const shown = (result: CallToolResult) => result.content.map((item) => (item.type === "text" ? item.text : `[${item.type}]`)).join("\n");
 
@@ -80,12 +80,11 @@ async function answer(manager: McpManager, line: string): Promise<string> {
 //#region loop
 const { folders, timeoutMs } = options();
 const { servers, problems, notes } = loadConfig(folders);
-for (const line of [...problems, ...notes]) console.error(`config: ${line}`);
+for (const line of [...problems, ...notes]) console.error(printable(`config: ${line}`));
 const manager = new McpManager(servers, { timeoutMs, warn: (line) => console.error(`warning: ${line}`) });
-// The servers lead process groups of their own, so Ctrl-C in a terminal does not reach them: stop them here.
-for (const [signal, status] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
-  process.once(signal, () => void manager.closeAll().finally(() => process.exit(status)));
-}
+// The servers lead process groups of their own, so Ctrl-C in a terminal does not reach them: stop them here. A second
+// Ctrl-C while they stop changes nothing; one that ignores SIGTERM is SIGKILLed, and the line says so.
+exitOnSignals().push(() => manager.closeAll());
 await manager.connectAll();
 console.log(`${servers.length} servers configured; /help lists the commands`);
 // One line at a time, each answered before the next is read; from a pipe, each line is echoed before its answer.

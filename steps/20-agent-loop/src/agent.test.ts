@@ -13,7 +13,7 @@ import { leftInGroups } from "./processes.ts";
 import { roleProgram } from "./roles.ts";
 import { loadScenario, type Turn } from "./scenario.ts";
 import { startScriptedModel, type ScriptedModel } from "./scripted-model.ts";
-import { stdio } from "./test/servers.ts";
+import { stdio, toolsServer } from "./test/servers.ts";
 
 const folder = mkdtempSync(path.join(tmpdir(), "learn-mcp-agent-test-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -100,6 +100,18 @@ describe("the loop", () => {
     expect(finalText((await agent.send("go")).message)).toBe("done");
     expect(calls).toEqual(['mcp__calc__add {"a":1,"b":2}', 'mcp__calc__add {"a":1}', "mcp__none__tool {}", 'mcp__broken__add {"a":1,"b":1}']);
     expect(model.failures).toEqual([]);
+  });
+
+  test("a server that crashes: the model is told it stopped, and what it wrote to stderr stays on the terminal", async () => {
+    const turns: Turn[] = [
+      { expect: { prompt: "crash" }, reply: [use("mcp__crashy__crash", {})] },
+      { expect: { toolResults: [{ content: [text('the server "crashy" stopped; its output is on the user\'s terminal')], is_error: true }] }, reply: [text("it stopped")] },
+    ];
+    const errors: string[] = [];
+    const { agent, model } = await setUp([toolsServer("crashy")], turns, { onToolResult: ({ content }) => errors.push(JSON.stringify(content)) });
+    expect(finalText((await agent.send("crash")).message)).toBe("it stopped");
+    expect(model.failures).toEqual([]);
+    expect(errors.join("")).not.toContain("crashing on purpose");
   });
 
   test("a model that keeps asking for tools is stopped after --max-turns requests", async () => {

@@ -8,11 +8,15 @@ import Anthropic from "@anthropic-ai/sdk";
 import { Agent } from "./agent.ts";
 import { loadConfig } from "./config.ts";
 import { McpManager } from "./manager.ts";
+import { printable } from "./printable.ts";
 import { leftInGroups } from "./processes.ts";
 import { roleProgram } from "./roles.ts";
 import { loadScenario } from "./scenario.ts";
 import { startScriptedModel } from "./scripted-model.ts";
+import { exitOnSignals } from "./signals.ts";
 
+// Removed on every exit a process can see: the end, an error, and a signal (exitOnSignals stops the servers first).
+const beforeExit = exitOnSignals();
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-20-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const [project, sandbox] = [path.join(root, "project"), path.join(root, "sandbox")];
@@ -29,16 +33,18 @@ const model = await startScriptedModel(loadScenario(scenario));
 // The SDK needs a key to send; the stand-in only checks that one is there.
 const client = new Anthropic({ apiKey: "the-scripted-model-takes-any-key", baseURL: model.url, maxRetries: 0 });
 const manager = new McpManager(loadConfig({ project }).servers);
+beforeExit.push(() => manager.closeAll(), () => model.close());
 
 let speaking = false; // inside a line of the model's streamed text
+// What the model and the servers say reaches a terminal: printable() removes escape sequences and control characters.
 const say = (line: string) => {
-  console.log(`${speaking ? "\n" : ""}${line}`);
+  console.log(`${speaking ? "\n" : ""}${printable(line)}`);
   speaking = false;
 };
 const agent = new Agent(client, manager, {
   model: "claude-sonnet-5-5",
   onText: (delta) => {
-    process.stdout.write(speaking ? delta : `model: ${delta}`);
+    process.stdout.write(speaking ? printable(delta) : `model: ${printable(delta)}`);
     speaking = true;
   },
   onToolCall: ({ name, input }) => say(`host:  calls ${name} ${JSON.stringify(input)}`),

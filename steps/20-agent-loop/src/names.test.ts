@@ -64,3 +64,16 @@ test("routeTable leads each qualified name back to its server, the tool's origin
     mcp__a__b__c_2: { name: "mcp__a__b__c_2", server: "a__b", tool: "c", definition: { name: "c", description: "c of a__b" } },
   });
 });
+
+test("a name once given stays with its tool: a newcomer that sorts first gets the next number, and a freed name is not reused", () => {
+  const given = new Map<string, string>();
+  const warnings: string[] = [];
+  const names = (tools: { server: string; tool: string }[]) => assignNames(tools, (line) => warnings.push(line), given).map((route) => `${route.name} ${route.server}`);
+  expect(names([{ server: "v_x", tool: "t" }])).toEqual(["mcp__v_x__t v_x"]);
+  // "v.x" sorts before "v_x": given from scratch, it would take mcp__v_x__t and push v_x to _2.
+  expect(names([{ server: "v.x", tool: "t" }, { server: "v_x", tool: "t" }])).toEqual(["mcp__v_x__t_2 v.x", "mcp__v_x__t v_x"]);
+  expect(warnings).toEqual(['tool "t" of server "v.x" is offered as mcp__v_x__t_2: mcp__v_x__t is taken']);
+  // v_x's tool goes; its name stays taken, so a later tool of another server cannot reach it.
+  expect(names([{ server: "v.x", tool: "t" }, { server: "v-x", tool: "t" }])).toEqual(["mcp__v-x__t v-x", "mcp__v_x__t_2 v.x"]);
+  expect(names([{ server: "v.x", tool: "t" }, { server: "v x", tool: "t" }])).toEqual(["mcp__v_x__t_3 v x", "mcp__v_x__t_2 v.x"]);
+});

@@ -4,6 +4,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import type { StdioEntry } from "./config.ts";
+import { printable } from "./printable.ts";
 
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const STDERR_TAIL_LINES = 5;
@@ -42,6 +43,7 @@ export class ServerTransport implements Transport {
   async start(): Promise<void> {
     // detached: the server leads a new process group that close() signals whole. The env is passed in full, since
     // the SDK's stdio client would otherwise give the server only HOME, LOGNAME, PATH, SHELL, TERM and USER.
+    if (this.#closing) throw new Error(`server "${this.name}" was closed before it started`); // nothing to leave behind
     const { command, args, env, cwd } = this.entry;
     const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: "pipe", detached: true });
     this.#child = child;
@@ -82,7 +84,7 @@ export class ServerTransport implements Transport {
     // Past the bound nothing is kept: the server has broken the protocol, and memory stays bounded.
     this.#pending = [];
     this.fault = `wrote a line of more than ${this.maxLineBytes} bytes to stdout`;
-    this.log(`[${this.name}] ${this.fault}; closing it`);
+    this.log(`${this.#label} ${this.fault}; closing it`);
     void this.close();
   }
 
@@ -91,26 +93,44 @@ export class ServerTransport implements Transport {
       this.onmessage?.(JSON.parse(line) as JSONRPCMessage); // the Client checks the message's shape itself
     } catch {
       // The SDK's client drops such a line without a word; a stray console.log in a server deserves to be seen.
-      this.log(`[${this.name}] stdout line that is not JSON, skipped: ${line.slice(0, 200)}`);
+      this.log(`${this.#label} stdout line that is not JSON, skipped: ${printable(line.slice(0, 200))}`);
     }
   }
   //#endregion
 
   //#region stderr
-  // Always read stderr: a full, unread pipe blocks the server's next write to it.
+  // Always read stderr: a full, unread pipe blocks the server's next write to it. A line is bounded as a stdout line
+  // is, and only the new chunk is scanned: a server that never writes a newline costs neither memory nor time.
   #drainStderr(child: ChildProcessWithoutNullStreams): void {
-    let partial = "";
-    child.stderr.setEncoding("utf8");
-    const take = (line: string) => {
-      this.log(`[${this.name}] ${line}`);
+    let [pending, bytes, cut] = [[] as Buffer[], 0, false]; // the line under way; cut: printed, the rest is dropped
+    const take = (raw: string) => {
+      const line = printable(raw);
+      this.log(`${this.#label} ${line}`);
       this.#stderrTail = [...this.#stderrTail, line].slice(-STDERR_TAIL_LINES);
     };
-    child.stderr.on("data", (text: string) => {
-      const lines = (partial + text).split("\n");
-      partial = lines.pop()!;
-      lines.forEach(take);
+    child.stderr.on("data", (chunk: Buffer) => {
+      let start = 0;
+      for (let end = chunk.indexOf(10); ; end = chunk.indexOf(10, start)) {
+        const part = chunk.subarray(start, end === -1 ? chunk.length : end);
+        if (!cut) {
+          pending.push(part);
+          bytes += part.length;
+        }
+        if (!cut && bytes > this.maxLineBytes) {
+          take(`${Buffer.concat(pending).subarray(0, this.maxLineBytes).toString("utf8")} [cut: a line of more than ${this.maxLineBytes} bytes]`);
+          [pending, cut] = [[], true];
+        }
+        if (end === -1) return;
+        if (!cut) take(Buffer.concat(pending).toString("utf8"));
+        [pending, bytes, cut, start] = [[], 0, false, end + 1];
+      }
     });
-    child.stderr.on("end", () => partial !== "" && take(partial));
+    child.stderr.on("end", () => !cut && bytes > 0 && take(Buffer.concat(pending).toString("utf8")));
+  }
+
+  /** The server's name in brackets, as each of its lines is printed. */
+  get #label(): string {
+    return `[${printable(this.name)}]`;
   }
 
   /** The last lines the server wrote to stderr. */
@@ -144,6 +164,7 @@ export class ServerTransport implements Transport {
     // Signal the group even when the leader has left: a grandchild may still hold on.
     for (const signal of ["SIGTERM", "SIGKILL"] as const) {
       if (!this.#signalGroup(signal)) break;
+      if (signal === "SIGKILL") this.log(`${this.#label} still running ${GRACE_MS} ms after SIGTERM: SIGKILL to its process group ${this.#child.pid}`);
       const deadline = Date.now() + GRACE_MS;
       while (Date.now() < deadline && this.#signalGroup(0)) await sleep(20);
     }

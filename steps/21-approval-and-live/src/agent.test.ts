@@ -10,11 +10,12 @@ import { Agent, toToolResult, type AgentOptions } from "./agent.ts";
 import { approver } from "./approval.ts";
 import type { ServerConfig } from "./config.ts";
 import { McpManager } from "./manager.ts";
+import type { Route } from "./names.ts";
 import { leftInGroups } from "./processes.ts";
 import { roleProgram } from "./roles.ts";
 import { loadScenario, type Turn } from "./scenario.ts";
 import { startScriptedModel, type ScriptedModel } from "./scripted-model.ts";
-import { stdio } from "./test/servers.ts";
+import { stdio, toolsServer } from "./test/servers.ts";
 
 const folder = mkdtempSync(path.join(tmpdir(), "learn-mcp-agent-test-"));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -109,6 +110,18 @@ describe("the loop", () => {
     expect(model.failures).toEqual([]);
   });
 
+  test("a server that crashes: the model is told it stopped, and what it wrote to stderr stays on the terminal", async () => {
+    const turns: Turn[] = [
+      { expect: { prompt: "crash" }, reply: [use("mcp__crashy__crash", {})] },
+      { expect: { toolResults: [{ content: [text('the server "crashy" stopped; its output is on the user\'s terminal')], is_error: true }] }, reply: [text("it stopped")] },
+    ];
+    const errors: string[] = [];
+    const { agent, model } = await setUp([toolsServer("crashy")], turns, { onToolResult: ({ content }) => errors.push(JSON.stringify(content)) });
+    expect(finalText((await agent.send("crash")).message)).toBe("it stopped");
+    expect(model.failures).toEqual([]);
+    expect(errors.join("")).not.toContain("crashing on purpose");
+  });
+
   test("a model that keeps asking for tools is stopped after --max-turns requests", async () => {
     const ask = (n: number): Turn => ({ expect: n === 1 ? { prompt: "loop" } : { toolResults: [{ content: [text("2")] }] }, reply: [use("mcp__calc__add", { a: 1, b: 1 })] });
     const turns = [ask(1), ask(2), ask(3), { expect: { toolResults: [{ content: [text("2")] }] }, reply: [text("never reached")] }];
@@ -136,14 +149,26 @@ describe("approval", () => {
     const verdicts: string[] = [];
     // The first call is refused by an empty allow list without a terminal; the second is asked and approved.
     let asked = 0;
-    const approve = (name: string, input: unknown) =>
-      asked++ === 0 ? approver([])(name, input) : approver([], async (question) => (questions.push(question), "y"))(name, input);
+    const approve = (route: Route, input: unknown) =>
+      asked++ === 0 ? approver([])(route, input) : approver([], async (question) => (questions.push(question), "y"))(route, input);
     const { agent, model, serverLines } = await setUp([adder("calc")], turns, { approve, onVerdict: ({ allowed, why }) => verdicts.push(`${allowed} ${why}`) });
     expect(finalText((await agent.send("add twice")).message)).toBe("only one ran");
     expect(model.failures).toEqual([]);
     expect(verdicts).toEqual([`false ${refusal.replace("the call was not approved: ", "")}`, "true approved by the user"]);
     expect(questions).toEqual(['allow mcp__calc__add {"a":3,"b":4}? [y/N] ']);
     expect(serverLines.filter((line) => line.includes("called"))).toEqual(['[calc] called add {"a":3,"b":4}']);
+  });
+
+  test("--allow 'mcp__demo__*' allows the tools of server demo, not those of demo::evil, offered as mcp__demo__evil__add", async () => {
+    const refusal = "the call was not approved: mcp__demo__evil__add is not in the allow list (--allow), and there is no terminal to ask";
+    const turns: Turn[] = [
+      { expect: { prompt: "add", tools: ["mcp__demo__add", "mcp__demo__evil__add"] }, reply: [use("mcp__demo__evil__add", { a: 1, b: 2 }), use("mcp__demo__add", { a: 3, b: 4 })] },
+      { expect: { toolResults: [{ content: [text(refusal)], is_error: true }, { content: [text("7")] }] }, reply: [text("one ran")] },
+    ];
+    const { agent, model, serverLines } = await setUp([adder("demo"), adder("demo::evil")], turns, { approve: approver(["mcp__demo__*"]) });
+    expect(finalText((await agent.send("add")).message)).toBe("one ran");
+    expect(model.failures).toEqual([]);
+    expect(serverLines.filter((line) => line.includes("called"))).toEqual(['[demo] called add {"a":3,"b":4}']);
   });
 });
 

@@ -5,7 +5,7 @@ import type Anthropic from "@anthropic-ai/sdk";
 import type { Message, MessageParam, Tool as ModelTool, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { Approve, Verdict } from "./approval.ts";
-import type { McpManager } from "./manager.ts";
+import { CallError, type McpManager } from "./manager.ts";
 
 export const DEFAULT_MAX_TURNS = 20;
 // The API requires a cap on each answer's length, in tokens; a tool's input counts too, so leave room for a long one.
@@ -106,12 +106,15 @@ export class Agent {
     try {
       const input = block.input;
       if (input === null || typeof input !== "object" || Array.isArray(input)) throw new Error("the tool input is not a JSON object");
-      const verdict = await this.options.approve(block.name, input);
+      // Approval is for the server and tool the name reaches, which a name keeps while the host runs.
+      const verdict = await this.options.approve(this.manager.route(block.name), input);
       this.options.onVerdict?.(verdict);
       if (!verdict.allowed) throw new Error(`the call was not approved: ${verdict.why}`);
       result = toToolResult(block.id, await this.manager.callTool(block.name, input as Record<string, unknown>));
     } catch (error) {
-      result = { type: "tool_result", tool_use_id: block.id, content: [{ type: "text", text: (error as Error).message }], is_error: true };
+      // A failed call's message may quote the server's stderr, which stays on the user's terminal: not for the model.
+      const text = error instanceof CallError ? error.forModel : (error as Error).message;
+      result = { type: "tool_result", tool_use_id: block.id, content: [{ type: "text", text }], is_error: true };
     }
     this.options.onToolResult?.(result);
     return result;

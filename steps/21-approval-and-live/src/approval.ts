@@ -1,9 +1,11 @@
-// Every tool call needs the user's approval, as the MCP specification asks of hosts. A call whose name matches an
-// --allow pattern runs; any other is put to the user as y/n when there is a terminal, and refused when there is none.
+// Every tool call needs the user's approval, as the MCP specification asks of hosts. A call whose server and tool match
+// an --allow pattern runs; any other is put to the user as y/n when there is a terminal, and refused when there is none.
 import { createInterface } from "node:readline/promises";
+import type { Route } from "./names.ts";
+import { printable } from "./printable.ts";
 
 export interface Verdict { allowed: boolean; why: string }
-export type Approve = (name: string, input: unknown) => Promise<Verdict>;
+export type Approve = (route: Route, input: unknown) => Promise<Verdict>;
 export type Ask = (question: string) => Promise<string>;
 
 /** A glob over tool names: `*` stands for any characters, `?` for one, everything else for itself. */
@@ -12,14 +14,27 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${pattern}$`);
 }
 
+/** Whether `glob` allows the tool a name routes to: `*` allows every tool, `mcp__<server>__<tool>` (globs each, `*`
+ * never reaching across the `__` between them) the tools of the servers it names, whatever their names were made into. */
+export function allows(glob: string, { name, server, tool }: Route): boolean {
+  if (glob === "*" || glob === name) return true;
+  const rest = glob.startsWith("mcp__") ? glob.slice("mcp__".length) : "";
+  // A server's own name may hold "__": try each "__" as the one between server and tool.
+  for (let at = rest.indexOf("__"); at !== -1; at = rest.indexOf("__", at + 1)) {
+    if (globToRegExp(rest.slice(0, at)).test(server) && globToRegExp(rest.slice(at + 2)).test(tool)) return true;
+  }
+  return false;
+}
+
 /** The approval gate: `allow` patterns first, then `ask` (a terminal), else a refusal that says why. */
 export function approver(allow: string[], ask?: Ask): Approve {
-  const patterns = allow.map((glob) => ({ glob, regexp: globToRegExp(glob) }));
-  return async (name, input) => {
-    const match = patterns.find(({ regexp }) => regexp.test(name));
-    if (match) return { allowed: true, why: `allowed by --allow '${match.glob}'` };
+  return async (route, input) => {
+    const { name } = route;
+    const match = allow.find((glob) => allows(glob, route));
+    if (match) return { allowed: true, why: `allowed by --allow '${match}'` };
     if (!ask) return { allowed: false, why: `${name} is not in the allow list (--allow), and there is no terminal to ask` };
-    const answer = (await ask(`allow ${name} ${JSON.stringify(input)}? [y/N] `)).trim().toLowerCase();
+    // The question goes to the terminal as it is, not through the host's printer: make it printable here.
+    const answer = (await ask(printable(`allow ${name} ${JSON.stringify(input)}? [y/N] `))).trim().toLowerCase();
     return ["y", "yes"].includes(answer) ? { allowed: true, why: "approved by the user" } : { allowed: false, why: "refused by the user" };
   };
 }

@@ -8,7 +8,9 @@ import { Agent, DEFAULT_MAX_TURNS } from "./agent.ts";
 import { approver, terminal } from "./approval.ts";
 import { loadConfig } from "./config.ts";
 import { DEFAULT_TIMEOUT_MS, McpManager } from "./manager.ts";
+import { printable } from "./printable.ts";
 import { leftInGroups } from "./processes.ts";
+import { exitOnSignals } from "./signals.ts";
 
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
 const USAGE = 'usage: ask.ts [--project DIR] [--home DIR] [--timeout MS] [--max-turns N] [--allow GLOB]... "prompt"';
@@ -62,16 +64,16 @@ const baseURL = process.env.ANTHROPIC_BASE_URL || "https://api.anthropic.com";
 const model = process.env.ANTHROPIC_MODEL || DEFAULT_MODEL;
 
 const { servers, problems, notes } = loadConfig(folders);
-for (const line of [...problems, ...notes]) console.error(`config: ${line}`);
+for (const line of [...problems, ...notes]) console.error(printable(`config: ${line}`));
 const manager = new McpManager(servers, { timeoutMs });
-// The servers lead process groups of their own, so Ctrl-C in a terminal does not reach them: stop them here.
-for (const [signal, status] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
-  process.once(signal, () => void manager.closeAll().finally(() => process.exit(status)));
-}
+// The servers lead process groups of their own, so Ctrl-C in a terminal does not reach them: stop them here. A second
+// Ctrl-C while they stop changes nothing; one that ignores SIGTERM is SIGKILLed, and the line says so.
+exitOnSignals().push(() => manager.closeAll());
 
 let speaking = false; // inside a line of the model's streamed text
+// What the model and the servers say reaches a terminal: printable() removes escape sequences and control characters.
 const say = (line: string) => {
-  console.log(`${speaking ? "\n" : ""}${line}`);
+  console.log(`${speaking ? "\n" : ""}${printable(line)}`);
   speaking = false;
 };
 const client = new Anthropic({ apiKey: key, baseURL }); // a key passed in code: the SDK reads no other credential
@@ -80,8 +82,7 @@ const agent = new Agent(client, manager, {
   maxTurns,
   approve: approver(allow, terminal()),
   onText: (delta) => {
-    // The model's words reach a terminal: drop control characters, as the REPL does with a server's text.
-    const text = delta.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
+    const text = printable(delta);
     process.stdout.write(speaking ? text : `model: ${text}`);
     speaking = true;
   },

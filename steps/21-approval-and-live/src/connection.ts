@@ -1,11 +1,15 @@
 // One server's connection: the SDK's Client over a ServerTransport, with the handshake and tools/list bounded in
 // time, and every failure told in one sentence: the server's exit or what went wrong, and its last stderr lines.
 import { Client, SdkError, SdkErrorCode, type Tool } from "@modelcontextprotocol/client";
+import { printable } from "./printable.ts";
 import { upTo, type ServerTransport } from "./transport.ts";
+
+/** What comes before a server's stderr lines in a report: whatever holds it is not for a model (manager.ts). */
+export const STDERR_QUOTED = "; stderr: ";
 
 /** How a server that is gone went: its exit (or what the transport saw), and the last lines of its stderr. */
 export function exitReport(transport: ServerTransport, exit = transport.exitReason): string {
-  const stderr = transport.stderrTail.length > 0 ? `; stderr: ${transport.stderrTail.join(" | ")}` : "";
+  const stderr = transport.stderrTail.length > 0 ? `${STDERR_QUOTED}${transport.stderrTail.join(" | ")}` : "";
   return `${transport.fault ?? exit}${stderr}`;
 }
 
@@ -28,7 +32,7 @@ export async function listTools(client: Client, timeoutMs: number): Promise<Tool
 export async function connect(transport: ServerTransport, timeoutMs: number, onListChanged: (client: Client) => void) {
   const client = new Client({ name: "learn-mcp-manager", version: "0.1.0" });
   client.setNotificationHandler("notifications/tools/list_changed", () => onListChanged(client));
-  client.onerror = (error) => transport.log(`[${transport.name}] ${error.message}`); // e.g. a message of the wrong shape
+  client.onerror = (error) => transport.log(`[${printable(transport.name)}] ${printable(error.message)}`); // e.g. a message of the wrong shape
   let step = "the handshake";
   try {
     await client.connect(transport, { timeout: timeoutMs });

@@ -14,7 +14,10 @@ import { liveEnv } from "./live.ts";
 import { roleProgram } from "./roles.ts";
 import { loadScenario } from "./scenario.ts";
 import { startScriptedModel } from "./scripted-model.ts";
+import { exitOnSignals } from "./signals.ts";
 
+// Removed on every exit a process can see: the end, an error, and a signal (exitOnSignals turns it into an exit).
+exitOnSignals();
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-22-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const [project, sandbox] = [path.join(root, "project"), path.join(root, "sandbox")];

@@ -1,7 +1,7 @@
 // The manager against real processes: servers that exit, hang, flood or cannot start beside servers that work;
 // names routed back to the right server and tool; list_changed; restarts and the 60 s rule; nothing left behind.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { McpManager } from "./manager.ts";
+import { CallError, McpManager } from "./manager.ts";
 import { leftInGroups } from "./processes.ts";
 import { fixture, stdio, text, toolsServer } from "./test/servers.ts";
 
@@ -95,7 +95,10 @@ test("a server that dies is restarted on its next use, and marked failed when it
   const state = () => manager.status()[0];
   try {
     await manager.connectAll();
-    await expect(manager.callTool("mcp__v__crash")).rejects.toThrow('tools/call "crash" on server "v" failed: exited with code 7; stderr: v ready with 5 tools | crashing on purpose');
+    const crash = await manager.callTool("mcp__v__crash").catch((error: CallError) => error);
+    expect(crash).toMatchObject({ message: 'tools/call "crash" on server "v" failed: exited with code 7; stderr: v ready with 5 tools | crashing on purpose' });
+    // The model reads tool errors: it is told the server stopped, never what the server wrote to the terminal.
+    expect((crash as CallError).forModel).toBe('the server "v" stopped; its output is on the user\'s terminal');
     expect(state()).toMatchObject({ state: "exited", lastError: "exited with code 7; stderr: v ready with 5 tools | crashing on purpose" });
     expect(text(await manager.callTool("mcp__v__x"))).toBe("v:x"); // restarted here, at `clock`
     clock += 61_000;
@@ -114,8 +117,9 @@ test("a server that dies is restarted on its next use, and marked failed when it
   }
 }, 30_000);
 
-test("closeAll leaves no process behind, not even the grandchild a wrapper started", async () => {
-  const manager = new McpManager([stdio("wrapped", process.execPath, [fixture("wrapper.mjs"), "wrapped", "x"])], { log: () => {} });
+test("closeAll leaves no process behind, not even the grandchild a wrapper started, and says what it SIGKILLed", async () => {
+  const lines: string[] = [];
+  const manager = new McpManager([stdio("wrapped", process.execPath, [fixture("wrapper.mjs"), "wrapped", "x"])], { log: (line) => lines.push(line) });
   await manager.connectAll();
   expect(text(await manager.callTool("mcp__wrapped__x"))).toBe("wrapped:x"); // answered by the grandchild
   const groups = manager.processGroups();
@@ -123,4 +127,75 @@ test("closeAll leaves no process behind, not even the grandchild a wrapper start
   await manager.closeAll();
   expect(leftInGroups(groups)).toEqual([]);
   expect(manager.status()[0]?.state).toBe("closed");
+  expect(lines).toContain(`[wrapped] still running 2000 ms after SIGTERM: SIGKILL to its process group ${groups[0]}`);
 }, 30_000);
+
+test("a stderr line without end is kept up to the bound and printed cut, and the server's calls still answer", async () => {
+  const lines: string[] = [];
+  let printed = () => {};
+  const cutLine = new Promise<void>((resolve) => (printed = resolve));
+  const log = (line: string) => (lines.push(line), line.startsWith("[chatty] x") && printed());
+  const manager = new McpManager([toolsServer("chatty", [], { STDERR_MIB: "64", FIXTURE_SETTING: "still here" })], { log });
+  try {
+    await manager.connectAll();
+    await cutLine; // the 64 MiB arrive after the handshake: stderr is not read in step with stdout
+    expect(text(await manager.callTool("mcp__chatty__setting"))).toBe("still here");
+    await manager.closeAll(); // the end of stderr: whatever is still held would be printed now
+    // One line of the bound's length; the rest of it, and the fixture's "ready" written on the same line, dropped.
+    expect(lines.map((line) => line.length)).toEqual([`[chatty]  [cut: a line of more than ${16 * 1024 * 1024} bytes]`.length + 16 * 1024 * 1024]);
+    expect(lines[0]!.endsWith("xxx [cut: a line of more than 16777216 bytes]")).toBe(true);
+  } finally {
+    await manager.closeAll();
+  }
+}, 30_000);
+
+test("escape sequences and control characters in a server's name, stderr and stdout never reach a printed line", async () => {
+  const lines: string[] = [];
+  const hostile = "\u001b]0;pwned\u0007\u001b[2Jred\rdone\u0007\u009b31m";
+  const manager = new McpManager([stdio("bad\u001b[31mname", "node", ["-e", "console.error(process.argv[1]); console.log(process.argv[1]); process.exit(3)", hostile])], { log: (line) => lines.push(line) });
+  try {
+    await manager.connectAll();
+    expect(lines).toEqual(expect.arrayContaining(["[badname] reddone", "[badname] stdout line that is not JSON, skipped: reddone"]));
+    expect(manager.status()[0]?.lastError).toBe("the handshake failed: exited with code 3; stderr: reddone");
+  } finally {
+    await manager.closeAll();
+  }
+});
+
+test("a burst of list_changed notifications costs one tools/list in flight and one more, and the list ends current", async () => {
+  const lists: string[][] = [];
+  let changed = () => {};
+  const manager = new McpManager([stdio("churn", process.execPath, [fixture("churn.mjs")])], { log: () => {}, onToolsChanged: () => changed() });
+  const names = () => manager.tools().map((tool) => tool.name);
+  try {
+    await manager.connectAll();
+    const current = new Promise<void>((resolve) => (changed = () => (lists.push(names()), names().includes("mcp__churn__version_1000") && resolve())));
+    expect(text(await manager.callTool("mcp__churn__churn"))).toBe("1000");
+    await current;
+    const requests = Number(text(await manager.callTool("mcp__churn__lists")));
+    expect(requests).toBeGreaterThanOrEqual(2); // the first, at connect, and at least one after the burst
+    expect(requests).toBeLessThanOrEqual(3); // not one per notification
+    expect(names()).toEqual(["mcp__churn__churn", "mcp__churn__lists", "mcp__churn__version_1000"]);
+  } finally {
+    await manager.closeAll();
+  }
+});
+
+test("a qualified name never moves to another server: a newcomer whose name is taken gets the next one, with a warning", async () => {
+  const warnings: string[] = [];
+  let changed = () => {};
+  // "v.x" and "v_x" both read mcp__v_x__…; v_x offers secret from the start, v.x only after unlock.
+  const manager = new McpManager([toolsServer("v.x"), toolsServer("v_x", ["secret"])], { log: () => {}, warn: (line) => warnings.push(line), onToolsChanged: () => changed() });
+  try {
+    await manager.connectAll();
+    expect(text(await manager.callTool("mcp__v_x__secret"))).toBe("v_x:secret");
+    const refreshed = new Promise<void>((resolve) => (changed = resolve));
+    expect(text(await manager.callTool("mcp__v_x__unlock"))).toBe("unlocked: secret"); // v.x's unlock: it sorts first
+    await refreshed;
+    expect(text(await manager.callTool("mcp__v_x__secret"))).toBe("v_x:secret");
+    expect(text(await manager.callTool("mcp__v_x__secret_2"))).toBe("v.x:secret");
+    expect(warnings.at(-1)).toBe('warning: tool "secret" of server "v.x" is offered as mcp__v_x__secret_2: mcp__v_x__secret is taken');
+  } finally {
+    await manager.closeAll();
+  }
+});
