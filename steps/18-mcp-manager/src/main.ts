@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { loadConfig } from "./config.ts";
 import { McpManager } from "./manager.ts";
 import { roleProgram } from "./roles.ts";
-import { leftInGroups } from "./processes.ts";
+import { leftInGroups } from "./groups.ts";
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-18-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
@@ -65,7 +65,7 @@ await failing("mcp__silent__anything");
 
 const groups = manager.processGroups();
 await manager.closeAll();
-const left = leftInGroups(groups);
+const left = await leftInGroups(groups);
 console.log(`\ncloseAll: ${left.length === 0 ? `no process left in the ${groups.length} process groups` : `${left.length} processes left!`}`);
 // Sorted by server (the sort is stable), each server's lines in the order they came.
 const server = (line: string) => line.slice(0, line.indexOf("]"));

@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { loadConfig } from "./config.ts";
 import { DEFAULT_TIMEOUT_MS, McpManager, type ServerStatus } from "./manager.ts";
-import { leftInGroups } from "./processes.ts";
+import { leftInGroups } from "./groups.ts";
 
 const USAGE = "usage: repl.ts [--project DIR] [--home DIR] [--timeout MS]";
 const HELP = ["/mcp", "/mcp tools [server]", "/mcp call <server> <tool> <json arguments>", "/mcp reconnect <server>"];
@@ -97,6 +97,6 @@ for await (const raw of createInterface({ input: process.stdin, crlfDelay: Infin
 }
 const groups = manager.processGroups();
 await manager.closeAll();
-const left = leftInGroups(groups);
+const left = await leftInGroups(groups);
 console.log(left.length === 0 ? "stdin ended: every server closed, no process left" : `stdin ended, but ${left.length} processes are left: ${left.join(", ")}`);
 //#endregion

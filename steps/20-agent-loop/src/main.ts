@@ -8,7 +8,7 @@ import Anthropic from "@anthropic-ai/sdk";
 import { Agent } from "./agent.ts";
 import { loadConfig } from "./config.ts";
 import { McpManager } from "./manager.ts";
-import { leftInGroups } from "./processes.ts";
+import { leftInGroups } from "./groups.ts";
 import { roleProgram } from "./roles.ts";
 import { loadScenario } from "./scenario.ts";
 import { startScriptedModel } from "./scripted-model.ts";
@@ -61,7 +61,7 @@ try {
 } finally {
   const groups = manager.processGroups();
   await Promise.all([manager.closeAll(), model.close()]);
-  const left = leftInGroups(groups);
+  const left = await leftInGroups(groups);
   say(left.length === 0 ? "every server closed, no process left" : `${left.length} processes are left: ${left.join(", ")}`);
 }
 const played = model.failures.length === 0 && model.playedAll();
