@@ -9,7 +9,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 export const NO_PROC = "LEARN_MCP_NO_PROC";
 export const canReadProc = () => process.env[NO_PROC] !== "1" && process.platform === "linux" && existsSync("/proc/self/stat");
 
-// The options are POSIX and in BSD ps alike (-A, -o with "=" for no header, -p); GNU-only forms such as --ppid are not.
+// The options are in procps and BSD ps alike (-A, -o with "=" for no header, -p, -ww for lines of any width); GNU-only
+// forms such as --ppid or -e with a format are not.
 const ps = (args) => {
   try {
     return execFileSync("ps", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
@@ -61,7 +62,7 @@ function statsByPid() {
 
 /** A shell-like rendering of a process's command line (ps's own rendering without /proc). */
 export const commandLine = (pid) =>
-  canReadProc() ? (readProc(pid, "cmdline") ?? "").split("\0").filter(Boolean).join(" ") : ps(["-o", "args=", "-p", String(pid)]).trim();
+  canReadProc() ? (readProc(pid, "cmdline") ?? "").split("\0").filter(Boolean).join(" ") : ps(["-ww", "-o", "args=", "-p", String(pid)]).trim();
 
 /** The process's environment as "NAME=value" strings; empty when it cannot be read, and without /proc (ps has no portable way). */
 export const environment = (pid) => (canReadProc() ? (readProc(pid, "environ") ?? "").split("\0").filter(Boolean) : []);
