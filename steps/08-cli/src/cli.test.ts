@@ -138,7 +138,7 @@ describe("every way out stops the server", () => {
 /** The first child of `pid`, once it exists: from ps, as Linux and macOS both have it. */
 async function waitForChild(pid: number): Promise<number> {
   for (let waited = 0; waited < 20_000; waited += 50) {
-    const rows = execFileSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n");
+    const rows = execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid="], { encoding: "utf8" }).trim().split("\n");
     const child = rows.map((row) => row.trim().split(/\s+/).map(Number)).find(([, ppid]) => ppid === pid);
     if (child) return child[0]!;
     await sleep(50);

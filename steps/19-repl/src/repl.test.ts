@@ -113,7 +113,7 @@ test("SIGTERM while it waits for a command closes its servers and exits 143", as
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
   while (!stdout.includes("servers configured")) await sleep(50);
   // The REPL's one child is the server, which leads a process group of its own.
-  const rows = execFileSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8" }).trim().split("\n");
+  const rows = execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid="], { encoding: "utf8" }).trim().split("\n");
   const server = rows.map((row) => row.trim().split(/\s+/).map(Number)).find(([, ppid]) => ppid === child.pid)![0]!;
   expect(await leftInGroups([server], 0)).toEqual([server]);
   child.kill("SIGTERM");

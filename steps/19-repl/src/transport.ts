@@ -172,7 +172,7 @@ export class ServerTransport implements Transport {
 // A descendant that starts a session of its own (spawn's `detached`) leaves the group; `ps`, the same on Linux and
 // macOS, still shows it below the server. Read once, before the first signal: what starts later is not followed.
 async function escapedDescendants(server: number): Promise<number[]> {
-  const { stdout } = await promisify(execFile)("ps", ["-A", "-o", "pid=,ppid=,pgid="]).catch(() => ({ stdout: "" }));
+  const { stdout } = await promisify(execFile)("ps", ["-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid="]).catch(() => ({ stdout: "" }));
   const rows = stdout.trim().split("\n").map((row) => row.trim().split(/\s+/).map(Number));
   const tree = [server];
   for (let i = 0; i < tree.length; i++) tree.push(...rows.filter(([, ppid]) => ppid === tree[i]).map(([pid]) => pid!));

@@ -9,7 +9,7 @@ import { fixture, text } from "./test/servers.ts";
 
 /** Live processes (a zombie, state Z, has exited) whose command line holds `marker`: from ps, as on Linux so on macOS. */
 function running(marker: string): number[] {
-  const rows = execFileSync("ps", ["-ww", "-A", "-o", "pid=,stat=,args="], { encoding: "utf8" }).trim().split("\n");
+  const rows = execFileSync("ps", ["-ww", "-A", "-o", "pid=", "-o", "stat=", "-o", "args="], { encoding: "utf8" }).trim().split("\n");
   return rows.map((row) => row.trim().split(/\s+/)).filter(([, stat, ...args]) => !stat!.startsWith("Z") && args.join(" ").includes(marker)).map(([pid]) => Number(pid));
 }
 

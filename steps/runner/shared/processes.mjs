@@ -9,8 +9,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 export const NO_PROC = "LEARN_MCP_NO_PROC";
 export const canReadProc = () => process.env[NO_PROC] !== "1" && process.platform === "linux" && existsSync("/proc/self/stat");
 
-// The options are in procps and BSD ps alike (-A, -o with "=" for no header, -p, -ww for lines of any width); GNU-only
-// forms such as --ppid or -e with a format are not.
+// The options are in procps and BSD ps alike (-A, -p, -ww for lines of any width, -o with "=" for no header), and GNU-only
+// forms such as --ppid are not. One -o per column: BSD ps, like POSIX, reads all that follows a "=" as the header.
 const ps = (args) => {
   try {
     return execFileSync("ps", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
@@ -40,7 +40,7 @@ export const snapshotPids = () =>
 /** `{ state, ppid, pgrp }` of a process, or undefined once it is gone. `state` is one letter: Z for a zombie. */
 export function readStat(pid) {
   if (!canReadProc()) {
-    const [state, ppid, pgrp] = (psRows(["-o", "stat=,ppid=,pgid=", "-p", String(pid)])[0] ?? "").split(/\s+/);
+    const [state, ppid, pgrp] = (psRows(["-o", "stat=", "-o", "ppid=", "-o", "pgid=", "-p", String(pid)])[0] ?? "").split(/\s+/);
     return pgrp === undefined ? undefined : { state: state[0], ppid: Number(ppid), pgrp: Number(pgrp) };
   }
   const text = readProc(pid, "stat");
@@ -53,7 +53,7 @@ export function readStat(pid) {
 function statsByPid() {
   if (canReadProc()) return new Map([...snapshotPids()].map((pid) => [pid, readStat(pid)]).filter(([, stat]) => stat !== undefined));
   return new Map(
-    psRows(["-A", "-o", "pid=,ppid=,pgid=,stat="]).map((line) => {
+    psRows(["-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid=", "-o", "stat="]).map((line) => {
       const [pid, ppid, pgrp, state] = line.split(/\s+/);
       return [Number(pid), { state: state[0], ppid: Number(ppid), pgrp: Number(pgrp) }];
     }),
