@@ -5,7 +5,13 @@ import { once } from "node:events";
 import { Agent, request } from "node:http";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { canReadProc } from "../../steps/runner/shared/processes.mjs";
 import { cpuMicros } from "./measure.ts";
+
+if (!canReadProc()) {
+  console.log("fetch-vs-http: skipped: it reads the client's CPU time from /proc, which needs Linux");
+  process.exit(0);
+}
 
 const floor = fileURLToPath(new URL("./http-floor.ts", import.meta.url));
 const server = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), floor], { stdio: ["ignore", "ignore", "pipe"] });

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { changeOf, listStepFiles, readJson, readStepFile, REPO_ROOT, STEP_FOLDER } from "../../steps/runner/shared/repo.mjs";
-import { checkLesson, checkReach, checkSizes } from "./lesson-rules.mjs";
+import { checkLesson, checkPortable, checkReach, checkSizes } from "./lesson-rules.mjs";
 import { checkNaming } from "./naming.mjs";
 import { sizeWarnings } from "./size-guides.mjs";
 
@@ -110,6 +110,7 @@ export function checkSteps(root) {
     if (!step.files.includes("src/main.ts")) errors.push(`steps/${step.name}: src/main.ts (the runner's demo) is missing`);
     checkChanges(prev, step, step.files, step.lesson.changes, errors);
     checkReach(step, errors);
+    checkPortable(step, errors);
     warnings.push(...sizeWarnings(step.name, step.dir, step.files));
   });
   checkSizes(steps, errors);

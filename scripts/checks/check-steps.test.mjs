@@ -139,6 +139,17 @@ describe("check-steps.mjs", () => {
     expect(output).not.toContain("src/test/helper.ts: reached");
   });
 
+  it("fails a step file outside the tests that contains /proc, and lets tests, their helpers and fixtures read it", () => {
+    const root = makeRoot();
+    const reader = 'import { readFileSync } from "node:fs";\nexport const tools = readFileSync("/proc/self/stat", "utf8");\n';
+    for (const rel of ["src/tools.ts", "src/tools.test.ts", "src/test/stat.ts", "src/fixtures/stat.mjs"]) write(root, `steps/02-sum/${rel}`, reader);
+    const { status, output } = check(root);
+    expect(output.split("\n").filter((line) => line.includes("/proc"))).toEqual([
+      'error: steps/02-sum/src/tools.ts: contains "/proc", which macOS lacks; use what Linux and macOS share (ps, process.kill), or move it into a test',
+    ]);
+    expect(status).toBe(1);
+  });
+
   it("names code that names a step folder, a role that points nowhere, and a role of a later step", () => {
     const root = makeRoot();
     write(root, "scripts/bench.mjs", 'import "../steps/01-echo/src/server.ts";\n');

@@ -75,6 +75,17 @@ export function checkReach(step, problems) {
   }
 }
 
+// Lesson code runs on Linux and macOS alike, and /proc is Linux's: only tests, their helpers and fixtures may read it.
+// The check is on the text, so an import of "./processes.ts" counts too: a name that does not suggest /proc is better.
+/** No file of the step outside its tests, src/test/ and src/fixtures/ contains the text "/proc". */
+export function checkPortable(step, problems) {
+  for (const rel of step.files.filter((rel) => !isTestFile(rel))) {
+    if (readStepFile(step.dir, rel)?.includes("/proc")) {
+      problems.push(`steps/${step.name}/${rel}: contains "/proc", which macOS lacks; use what Linux and macOS share (ps, process.kill), or move it into a test`);
+    }
+  }
+}
+
 /** Source lines step `step` adds over `prev` (all of its source lines for the first step). */
 export function addedSourceLines(prev, step) {
   const count = (rel) =>

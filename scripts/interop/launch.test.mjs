@@ -1,6 +1,7 @@
 // The matrix's leftover check on real processes: a tagged process that outlives the grace period is found and killed.
 import { spawn } from "node:child_process";
 import { afterEach, describe, expect, it } from "vitest";
+import { canReadProc } from "../../steps/runner/shared/processes.mjs";
 import { CELL_TAG, runProcess, survivors, tagged } from "./launch.mjs";
 
 const started = [];
@@ -12,7 +13,8 @@ function node(script, env) {
 }
 afterEach(() => started.splice(0).forEach((child) => child.kill("SIGKILL")));
 
-describe.skipIf(process.platform !== "linux")("survivors", () => {
+// A cell's processes are found by a tag in their environment, which only /proc shows: Linux only.
+describe.skipIf(!canReadProc())("survivors", () => {
   it("reports and kills a tagged process that outlives the grace period", async () => {
     const sleeper = node("setTimeout(() => {}, 60000)", { [CELL_TAG]: tag });
     await expect.poll(() => tagged(tag)).toEqual([sleeper.pid]);

@@ -64,7 +64,7 @@ function vitestArgs() {
 // The marker tags every process vitest starts, however deep, unless a client strips its child's environment.
 // HOME is an empty temporary folder: no test may read or write the real home, and one that tried would find nothing.
 async function vitestLeavingNothing() {
-  if (!canCheck()) console.log("test: no /proc here, so the check for leftover processes is skipped");
+  if (!canCheck()) console.log("test: the check for leftover processes needs Linux (it reads their environment in /proc); skipped");
   const before = canCheck() ? snapshotPids() : undefined;
   const marker = randomBytes(8).toString("hex");
   const home = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-home-"));

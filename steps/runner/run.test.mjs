@@ -4,7 +4,7 @@ import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, describe, expect, test, vi } from "vitest";
-import { isAlive } from "./shared/processes.mjs";
+import { isAlive, NO_PROC } from "./shared/processes.mjs";
 import { REPO_ROOT as repoRoot } from "./shared/repo.mjs";
 import { FIXTURES } from "./test/fixtures.mjs";
 import { ESC, fixtureSteps, realSteps, removeFixtures, run, start, step01 } from "./test/helpers.mjs";
@@ -177,10 +177,13 @@ describe("--wire", () => {
   });
 });
 
+// Each of the first two also runs with the process tree read from ps, as on macOS, forced by LEARN_MCP_NO_PROC=1.
+const READERS = [["/proc", {}], ["ps", { [NO_PROC]: "1" }]];
+
 describe("stopping a demo", () => {
-  test("SIGINT stops the demo and its detached descendants, and the runner exits 130", async () => {
+  test.each(READERS)("SIGINT stops the demo and its detached descendants, and the runner exits 130 (%s)", async (_, env) => {
     const stepsDir = fixtureSteps({ "01-hang": FIXTURES.hang });
-    const child = start(["1"], { stepsDir });
+    const child = start(["1"], { stepsDir, env });
     let stdout = "";
     const pids = await new Promise((resolve, reject) => {
       child.stdout.on("data", (chunk) => {
@@ -202,9 +205,9 @@ describe("stopping a demo", () => {
     }
   }, 30_000);
 
-  test("a demo that fails leaves no process behind: the runner stops its group and says so", async () => {
+  test.each(READERS)("a demo that fails leaves no process behind: the runner stops its group and says so (%s)", async (_, env) => {
     const stepsDir = fixtureSteps({ "01-crash": FIXTURES.crash });
-    const result = await run(["1"], { stepsDir });
+    const result = await run(["1"], { stepsDir, env });
     const server = Number(/SERVER (\d+)/.exec(result.stdout)?.[1]);
     try {
       expect(result.status).toBe(1);

@@ -1,6 +1,6 @@
 // cli.ts run as a user runs it: a separate process, judged by its stdout, stderr and exit code.
 // Every broken server and every signal must end in a clear message and a stopped server, never in a hang.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -135,16 +135,12 @@ describe("every way out stops the server", () => {
   });
 });
 
-/** The first child of `pid`, once it exists. */
+/** The first child of `pid`, once it exists: from ps, as Linux and macOS both have it. */
 async function waitForChild(pid: number): Promise<number> {
   for (let waited = 0; waited < 20_000; waited += 50) {
-    const { readFileSync } = await import("node:fs");
-    try {
-      const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
-      if (children) return Number(children.split(" ")[0]);
-    } catch {
-      // not there yet
-    }
+    const rows = execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid="], { encoding: "utf8" }).trim().split("\n");
+    const child = rows.map((row) => row.trim().split(/\s+/).map(Number)).find(([, ppid]) => ppid === pid);
+    if (child) return child[0]!;
     await sleep(50);
   }
   throw new Error(`process ${pid} started no child`);

@@ -8,8 +8,8 @@ import { loadConfig } from "./config.ts";
 import { McpManager } from "./manager.ts";
 import { printable } from "./printable.ts";
 import { roleProgram } from "./roles.ts";
-import { leftInGroups } from "./processes.ts";
 import { exitOnSignals } from "./signals.ts";
+import { leftInGroups } from "./groups.ts";
 
 // Removed on every exit a process can see: the end, an error, and a signal (exitOnSignals stops the servers first).
 const beforeExit = exitOnSignals();
@@ -71,7 +71,7 @@ await failing("mcp__silent__anything");
 
 const groups = manager.processGroups();
 await manager.closeAll();
-const left = leftInGroups(groups);
+const left = await leftInGroups(groups);
 console.log(`\ncloseAll: ${left.length === 0 ? `no process left in the ${groups.length} process groups` : `${left.length} processes left!`}`);
 // Sorted by server (the sort is stable), each server's lines in the order they came.
 const server = (line: string) => line.slice(0, line.indexOf("]"));

@@ -1,13 +1,14 @@
 // repl.ts as a user runs it: commands piped to its stdin, judged by what it prints, its exit status and the
 // processes it leaves. Every bad command is answered with an error line, and the next command still runs.
-import { spawn, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, test } from "vitest";
+import { leftInGroups } from "./groups.ts";
 import { roleProgram } from "./roles.ts";
 import { fixture } from "./test/servers.ts";
 import { groupsBelow, leftAfter } from "./test/tree.ts";
@@ -112,13 +113,14 @@ test("SIGTERM while it waits for a command closes its servers and exits 143", as
   let stdout = "";
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
   while (!stdout.includes("servers configured")) await sleep(50);
-  const server = Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, "utf8").trim().split(" ")[0]);
-  expect(existsSync(`/proc/${server}`)).toBe(true);
+  // The REPL's one child is the server, which leads a process group of its own.
+  const rows = execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid="], { encoding: "utf8" }).trim().split("\n");
+  const server = rows.map((row) => row.trim().split(/\s+/).map(Number)).find(([, ppid]) => ppid === child.pid)![0]!;
+  expect(await leftInGroups([server], 0)).toEqual([server]);
   child.kill("SIGTERM");
   const [status] = await once(child, "exit");
   expect(status).toBe(143);
-  for (let waited = 0; waited < 5000 && existsSync(`/proc/${server}`); waited += 50) await sleep(50);
-  expect(existsSync(`/proc/${server}`)).toBe(false);
+  expect(await leftInGroups([server], 5000)).toEqual([]);
 });
 
 test("a second SIGINT while it stops changes nothing: a server that ignores SIGTERM is SIGKILLed, named, and nothing is left", async () => {

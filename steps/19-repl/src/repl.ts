@@ -7,8 +7,8 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import { loadConfig } from "./config.ts";
 import { DEFAULT_TIMEOUT_MS, McpManager, type ServerStatus } from "./manager.ts";
 import { printable } from "./printable.ts";
-import { leftInGroups } from "./processes.ts";
 import { exitOnSignals } from "./signals.ts";
+import { leftInGroups } from "./groups.ts";
 
 const USAGE = "usage: repl.ts [--project DIR] [--home DIR] [--timeout MS]";
 const HELP = ["/mcp", "/mcp tools [server]", "/mcp call <server> <tool> <json arguments>", "/mcp reconnect <server>"];
@@ -96,6 +96,6 @@ for await (const raw of createInterface({ input: process.stdin, crlfDelay: Infin
 }
 const groups = manager.processGroups();
 await manager.closeAll();
-const left = leftInGroups(groups);
+const left = await leftInGroups(groups);
 console.log(left.length === 0 ? "stdin ended: every server closed, no process left" : `stdin ended, but ${left.length} processes are left: ${left.join(", ")}`);
 //#endregion

@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, test } from "vitest";
 import { Agent, toToolResult, type AgentOptions } from "./agent.ts";
 import type { ServerConfig } from "./config.ts";
 import { McpManager } from "./manager.ts";
-import { leftInGroups } from "./processes.ts";
+import { leftInGroups } from "./groups.ts";
 import { roleProgram } from "./roles.ts";
 import { loadScenario, type Turn } from "./scenario.ts";
 import { startScriptedModel, type ScriptedModel } from "./scripted-model.ts";
@@ -27,7 +27,7 @@ afterEach(async () => {
   for (const { manager, model } of running.splice(0)) {
     const groups = manager.processGroups();
     await Promise.all([manager.closeAll(), model.close()]);
-    expect(leftInGroups(groups)).toEqual([]);
+    expect(await leftInGroups(groups)).toEqual([]);
   }
 });
 

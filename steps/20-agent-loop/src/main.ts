@@ -9,7 +9,7 @@ import { Agent } from "./agent.ts";
 import { loadConfig } from "./config.ts";
 import { McpManager } from "./manager.ts";
 import { printable } from "./printable.ts";
-import { leftInGroups } from "./processes.ts";
+import { leftInGroups } from "./groups.ts";
 import { roleProgram } from "./roles.ts";
 import { loadScenario } from "./scenario.ts";
 import { startScriptedModel } from "./scripted-model.ts";
@@ -67,7 +67,7 @@ try {
 } finally {
   const groups = manager.processGroups();
   await Promise.all([manager.closeAll(), model.close()]);
-  const left = leftInGroups(groups);
+  const left = await leftInGroups(groups);
   say(left.length === 0 ? "every server closed, no process left" : `${left.length} processes are left: ${left.join(", ")}`);
 }
 const played = model.failures.length === 0 && model.playedAll();

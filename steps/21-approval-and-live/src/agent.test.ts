@@ -11,7 +11,7 @@ import { approver } from "./approval.ts";
 import type { ServerConfig } from "./config.ts";
 import { McpManager } from "./manager.ts";
 import type { Route } from "./names.ts";
-import { leftInGroups } from "./processes.ts";
+import { leftInGroups } from "./groups.ts";
 import { roleProgram } from "./roles.ts";
 import { loadScenario, type Turn } from "./scenario.ts";
 import { startScriptedModel, type ScriptedModel } from "./scripted-model.ts";
@@ -29,7 +29,7 @@ afterEach(async () => {
   for (const { manager, model } of running.splice(0)) {
     const groups = manager.processGroups();
     await Promise.all([manager.closeAll(), model.close()]);
-    expect(leftInGroups(groups)).toEqual([]);
+    expect(await leftInGroups(groups)).toEqual([]);
   }
 });
 

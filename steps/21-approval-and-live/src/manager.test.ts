@@ -2,7 +2,7 @@
 // names routed back to the right server and tool; list_changed; restarts and the 60 s rule; nothing left behind.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { CallError, McpManager } from "./manager.ts";
-import { leftInGroups } from "./processes.ts";
+import { leftInGroups } from "./groups.ts";
 import { fixture, stdio, text, toolsServer } from "./test/servers.ts";
 
 describe("a manager with good and bad servers", () => {
@@ -122,9 +122,9 @@ test("closeAll leaves no process behind, not even the grandchild a wrapper start
   await manager.connectAll();
   expect(text(await manager.callTool("mcp__wrapped__x"))).toBe("wrapped:x"); // answered by the grandchild
   const groups = manager.processGroups();
-  expect(leftInGroups(groups)).toHaveLength(2); // the wrapper and its server, both ignoring SIGTERM
+  expect(await leftInGroups(groups, 0)).toHaveLength(2); // the wrapper and its server, both ignoring SIGTERM
   await manager.closeAll();
-  expect(leftInGroups(groups)).toEqual([]);
+  expect(await leftInGroups(groups)).toEqual([]);
   expect(manager.status()[0]?.state).toBe("closed");
   expect(lines).toContain(`[wrapped] still running 2000 ms after SIGTERM: SIGKILL to its process group ${groups[0]}`);
 }, 30_000);
@@ -198,3 +198,23 @@ test("a qualified name never moves to another server: a newcomer whose name is t
     await manager.closeAll();
   }
 });
+
+test("closeAll also stops a process the server started in a session of its own, outside its group", async () => {
+  const lines: string[] = [];
+  const manager = new McpManager([stdio("daemon", process.execPath, [fixture("detached.mjs"), "daemon", "x"])], { log: (line) => lines.push(line) });
+  await manager.connectAll();
+  expect(text(await manager.callTool("mcp__daemon__x"))).toBe("daemon:x");
+  while (!lines.some((line) => line.includes("detached child pid"))) await new Promise((resolve) => setTimeout(resolve, 20));
+  const daemon = Number(/detached child pid (\d+)/.exec(lines.join("\n"))![1]);
+  try {
+    expect(await leftInGroups([daemon], 0)).toEqual([daemon]); // it leads a group of its own
+    await manager.closeAll();
+    expect(await leftInGroups([daemon, ...manager.processGroups()])).toEqual([]);
+  } finally {
+    try {
+      process.kill(daemon, "SIGKILL"); // still running if the test failed
+    } catch {
+      // Stopped, as it should be.
+    }
+  }
+}, 30_000);

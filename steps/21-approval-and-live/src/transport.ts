@@ -1,7 +1,8 @@
 // A stdio transport for the SDK's Client that owns its server's whole process group, so close() also ends what a
 // wrapper such as npx started. It bounds each stdout line, and prints the server's stderr with the server's name.
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
+import { promisify } from "node:util";
 import type { JSONRPCMessage, Transport } from "@modelcontextprotocol/client";
 import type { StdioEntry } from "./config.ts";
 import { printable } from "./printable.ts";
@@ -36,6 +37,7 @@ export class ServerTransport implements Transport {
   #pendingBytes = 0;
   #stderrTail: string[] = [];
   #closing: Promise<void> | undefined;
+  #escaped: number[] = [];
 
   constructor(readonly name: string, readonly entry: StdioEntry, readonly log: (line: string) => void, readonly maxLineBytes = MAX_LINE_BYTES) {}
 
@@ -159,6 +161,7 @@ export class ServerTransport implements Transport {
 
   async #close(): Promise<void> {
     if (!this.#child) return;
+    this.#escaped = await escapedDescendants(this.#child.pid!); // first: once the server exits, they lose their link to it
     this.#child.stdin.end();
     await upTo(this.exited, GRACE_MS);
     // Signal the group even when the leader has left: a grandchild may still hold on.
@@ -171,14 +174,28 @@ export class ServerTransport implements Transport {
     await this.exited;
   }
 
-  /** Sends `signal` to every process in the server's group; false when the group is empty (signal 0 only asks). */
+  /** Sends `signal` to the server's group and each descendant that left it; false when none is left (signal 0 only asks). */
   #signalGroup(signal: NodeJS.Signals | 0): boolean {
-    try {
-      process.kill(-this.#child!.pid!, signal);
-      return true;
-    } catch {
-      return false;
+    let reached = false;
+    for (const target of [-this.#child!.pid!, ...this.#escaped]) {
+      try {
+        process.kill(target, signal);
+        reached = true;
+      } catch {
+        // Gone already.
+      }
     }
+    return reached;
   }
   //#endregion
+}
+
+// A descendant that starts a session of its own (spawn's `detached`) leaves the group; `ps`, the same on Linux and
+// macOS, still shows it below the server. Read once, before the first signal: what starts later is not followed.
+async function escapedDescendants(server: number): Promise<number[]> {
+  const { stdout } = await promisify(execFile)("ps", ["-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid="]).catch(() => ({ stdout: "" }));
+  const rows = stdout.trim().split("\n").map((row) => row.trim().split(/\s+/).map(Number));
+  const tree = [server];
+  for (let i = 0; i < tree.length; i++) tree.push(...rows.filter(([, ppid]) => ppid === tree[i]).map(([pid]) => pid!));
+  return rows.filter(([pid, , pgid]) => pgid !== server && tree.includes(pid!)).map(([pid]) => pid!);
 }

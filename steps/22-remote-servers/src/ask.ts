@@ -9,8 +9,8 @@ import { approver, terminal } from "./approval.ts";
 import { loadConfig } from "./config.ts";
 import { DEFAULT_TIMEOUT_MS, McpManager } from "./manager.ts";
 import { printable } from "./printable.ts";
-import { leftInGroups } from "./processes.ts";
 import { exitOnSignals } from "./signals.ts";
+import { leftInGroups } from "./groups.ts";
 
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
 const USAGE = 'usage: ask.ts [--project DIR] [--home DIR] [--timeout MS] [--max-turns N] [--allow GLOB]... "prompt"';
@@ -106,7 +106,7 @@ try {
 } finally {
   const groups = manager.processGroups();
   await manager.closeAll();
-  const left = leftInGroups(groups);
+  const left = await leftInGroups(groups);
   say(left.length === 0 ? "every server closed, no process left" : `${left.length} processes are left: ${left.join(", ")}`);
 }
 //#endregion

@@ -6,7 +6,7 @@ import { request as httpRequest } from "node:http";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { leftInGroups } from "./processes.ts";
+import { leftInGroups } from "./groups.ts";
 import { progressBar } from "./progress-bar.ts";
 
 //#region start
@@ -91,7 +91,7 @@ const [code] = (await once(bridge, "exit")) as [number];
 console.log(`\nSIGTERM: the bridge exited with code ${code}`);
 // Each session's server led a process group of its own, named in the bridge's log.
 const groups = [bridge.pid!, ...stderr.flatMap((line) => /server pid (\d+)/.exec(line)?.[1] ?? []).map(Number)];
-const left = leftInGroups(groups);
+const left = await leftInGroups(groups);
 console.log(left.length === 0 ? "no process left" : `still running: ${left.join(", ")}`);
 const normalized = stderr.map((line) => line.replaceAll(session, "<session id>").replace(/server pid \d+/, "server pid <pid>"));
 console.log(`\nthe bridge's stderr:\n${normalized.map((line) => `  ${line}`).join("\n")}`);

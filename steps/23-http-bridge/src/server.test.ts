@@ -4,7 +4,7 @@ import { request as httpRequest } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { leftInGroups } from "./processes.ts";
+import { leftInGroups } from "./groups.ts";
 import { call, JSON_HEADERS, rawRequest, startBridge, stopAll, type Bridge } from "./test/bridge.ts";
 
 afterAll(stopAll); // a bridge whose test timed out before its own stop
@@ -54,7 +54,7 @@ describe("in front of the fixture server", () => {
     expect(initialize.headers.get("content-type")).toBe("application/json");
     expect(await initialize.json()).toMatchObject({ id: "init", result: { protocolVersion: "2025-06-18" } });
     const pid = bridge.serverPids().at(-1)!;
-    expect(leftInGroups([pid])).toEqual([pid]);
+    expect(await leftInGroups([pid], 0)).toEqual([pid]);
     const notification = await bridge.post({ jsonrpc: "2.0", method: "notifications/initialized" }, session);
     expect([notification.status, await notification.text()]).toEqual([202, ""]);
     const response = await bridge.post({ jsonrpc: "2.0", id: 5, result: {} }, session); // an answer to no request is forwarded too
@@ -63,7 +63,7 @@ describe("in front of the fixture server", () => {
     expect((await rawRequest(bridge.url, "DELETE", {})).status).toBe(400);
     expect((await rawRequest(bridge.url, "DELETE", { "mcp-session-id": "no-such-session" })).status).toBe(404);
     expect((await rawRequest(bridge.url, "DELETE", { "mcp-session-id": session })).status).toBe(204);
-    expect(leftInGroups([pid])).toEqual([]);
+    expect(await leftInGroups([pid])).toEqual([]);
     const after = await bridge.post(ping(), session);
     expect([after.status, (await errorOf(after)).error.code]).toEqual([404, -32000]);
     expect((await rawRequest(bridge.url, "DELETE", { "mcp-session-id": session })).status).toBe(404);
@@ -184,7 +184,7 @@ describe("in front of the fixture server", () => {
     const pid = bridge.serverPids().at(-1)!;
     await transport.terminateSession();
     await client.close();
-    expect(leftInGroups([pid])).toEqual([]);
+    expect(await leftInGroups([pid])).toEqual([]);
   });
 });
 
@@ -204,7 +204,7 @@ test("at most 32 sessions: the next initialize ends the one idle longest, and ge
     expect((await bridge.post(ping(), sessions[5])).status).toBe(404);
     const [, name, pid] = /(session \d+): started \S+, server pid (\d+)/.exec(bridge.stderr.find((line) => line.includes(sessions[5]!))!)!;
     expect(bridge.stderr.filter((line) => line.includes("ended to make room"))).toEqual([expect.stringMatching(new RegExp(`^\\[bridge\\] ${name}: ended to make room, idle for \\d+ ms$`))]);
-    expect(leftInGroups([Number(pid)])).toEqual([]);
+    expect(await leftInGroups([Number(pid)])).toEqual([]);
     expect((await bridge.post(ping(), sessions[0])).status).toBe(200);
 
     // With a request waiting in every session, none is idle: the next initialize is refused.
@@ -251,9 +251,9 @@ test("SIGTERM stops every server's whole process group, even a request still wai
   await sleep(100);
   const groups = bridge.serverPids();
   expect(groups).toHaveLength(2);
-  expect(leftInGroups(groups)).toContain(grandchild);
+  expect(await leftInGroups(groups, 0)).toContain(grandchild);
   expect(await bridge.stop("SIGTERM")).toBe(143);
-  expect(leftInGroups([bridge.child.pid!, ...groups])).toEqual([]);
+  expect(await leftInGroups([bridge.child.pid!, ...groups])).toEqual([]);
   await waiting;
 });
 

@@ -7,11 +7,11 @@ import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport, type ClientOptions } from "@modelcontextprotocol/client";
-import { isRunning } from "./processes.ts";
+import { leftInGroups } from "./groups.ts";
 
 //#region start
 const program = fileURLToPath(new URL("./server.ts", import.meta.url));
-const server = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0", "--workers", "2"], { stdio: ["ignore", "ignore", "pipe"] });
+const server = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0", "--workers", "2"], { stdio: ["ignore", "ignore", "pipe"], detached: true });
 process.once("exit", () => server.kill()); // even if the demo fails: a server it started must not outlive it
 const stderr: string[] = [];
 const listening = new Promise<string>((resolve, reject) => {
@@ -97,11 +97,11 @@ if (notified < posts) process.exitCode = 1;
 //#endregion
 
 //#region stop
-// The primary logs each worker's pid: after it exits, none of them may still run.
+// The primary logs each worker's pid. Started detached, it leads a process group that its workers join: once it exits, that group must be empty.
 const workers = stderr.flatMap((line) => /is pid (\d+)/.exec(line)?.[1] ?? []).map(Number);
 server.kill("SIGTERM");
 const [code] = (await once(server, "exit")) as [number];
-const left = workers.filter(isRunning);
+const left = await leftInGroups([server.pid!]);
 console.log(`\nSIGTERM: the server exited with code ${code}; of its ${workers.length} workers, ${left.length === 0 ? "none is left" : `still running: ${left.join(", ")}`}`);
 console.log(`the server's stderr:\n${stderr.map((line) => `  ${line.replace(/pid \d+/, "pid <pid>")}`).join("\n")}`);
 if (code !== 0 || left.length > 0 || workers.length !== 2) process.exitCode = 1;

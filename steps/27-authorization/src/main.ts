@@ -16,7 +16,7 @@ import {
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 import { followToRedirectUri, HeadlessOAuthClient } from "./oauth-client.ts";
-import { leftInGroups } from "./processes.ts";
+import { leftInGroups } from "./groups.ts";
 import { progressBar } from "./progress-bar.ts";
 
 //#region start
@@ -132,7 +132,7 @@ await send('a token without the scope "mcp"', await tokenFor(server.url, "offlin
 const exited = [auth, server].map(({ child }) => once(child, "exit") as Promise<[number]>);
 for (const { child } of [server, auth]) child.kill("SIGTERM");
 const codes = (await Promise.all(exited)).map(([code]) => code);
-const left = leftInGroups([auth.child.pid!, server.child.pid!]);
+const left = await leftInGroups([auth.child.pid!, server.child.pid!]);
 console.log(`\nSIGTERM: the servers exited with codes ${codes.join(" and ")}; ${left.length === 0 ? "no process left" : `still running: ${left.join(", ")}`}`);
 console.log(`the authorization server's stderr:\n${auth.stderr.map((line) => `  ${line}`).join("\n")}`);
 if (codes.some((code) => code !== 0) || left.length > 0) process.exitCode = 1;

@@ -1,10 +1,28 @@
-// Processes as the runner and the scripts see them: the /proc process tree, and stopping a tree or a process group.
-// A tree is collected before the first signal: a killed parent's children are re-parented and lose their link to it.
+// Processes as the runner and the scripts see them: the process tree from /proc, or from ps where there is no /proc
+// (macOS), and stopping a tree or a process group. A tree is collected before the first signal: a killed parent's
+// children are re-parented and lose their link to it.
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 
-export const canReadProc = () => process.platform === "linux" && existsSync("/proc/self/stat");
+/** The variable that makes canReadProc() answer false on Linux too, so that the tests run the ps paths there. */
+export const NO_PROC = "LEARN_MCP_NO_PROC";
+export const canReadProc = () => process.env[NO_PROC] !== "1" && process.platform === "linux" && existsSync("/proc/self/stat");
+
+// The options are in procps and BSD ps alike (-A, -p, -ww for lines of any width, -o with "=" for no header), and GNU-only
+// forms such as --ppid are not. One -o per column: BSD ps, like POSIX, reads all that follows a "=" as the header.
+const ps = (args) => {
+  try {
+    return execFileSync("ps", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+  } catch {
+    return ""; // ps -p exits 1 when no such process is left
+  }
+};
+const psRows = (args) =>
+  ps(args)
+    .split("\n")
+    .map((line) => line.trim())
+    .filter(Boolean);
 
 const readProc = (pid, file) => {
   try {
@@ -14,45 +32,45 @@ const readProc = (pid, file) => {
   }
 };
 
-/** The pids alive now, from /proc. */
-export const snapshotPids = () => new Set(readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number));
+/** The pids alive now (zombies included). */
+export const snapshotPids = () =>
+  new Set(canReadProc() ? readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number) : psRows(["-A", "-o", "pid="]).map(Number));
 
 // Field 2 of /proc/<pid>/stat is the command name in parentheses and may itself contain ") ", so fields are read after the last ")".
-/** `{ state, ppid, pgrp }` of a process, or undefined once it is gone. */
+/** `{ state, ppid, pgrp }` of a process, or undefined once it is gone. `state` is one letter: Z for a zombie. */
 export function readStat(pid) {
+  if (!canReadProc()) {
+    const [state, ppid, pgrp] = (psRows(["-o", "stat=", "-o", "ppid=", "-o", "pgid=", "-p", String(pid)])[0] ?? "").split(/\s+/);
+    return pgrp === undefined ? undefined : { state: state[0], ppid: Number(ppid), pgrp: Number(pgrp) };
+  }
   const text = readProc(pid, "stat");
   if (text === undefined) return undefined;
   const [state, ppid, pgrp] = text.slice(text.lastIndexOf(")") + 2).split(" ");
   return { state, ppid: Number(ppid), pgrp: Number(pgrp) };
 }
 
-/** A shell-like rendering of a process's command line. */
-export const commandLine = (pid) => (readProc(pid, "cmdline") ?? "").split("\0").filter(Boolean).join(" ");
-
-/** The process's environment as "NAME=value" strings (empty when it cannot be read). */
-export const environment = (pid) => (readProc(pid, "environ") ?? "").split("\0").filter(Boolean);
-
-/** pid -> parent pid for every process we can see; ps where /proc is not mounted. */
-function parentsByPid() {
-  const parents = new Map();
-  if (canReadProc()) {
-    for (const pid of snapshotPids()) {
-      const stat = readStat(pid);
-      if (stat) parents.set(pid, stat.ppid);
-    }
-    return parents;
-  }
-  for (const line of execFileSync("ps", ["-A", "-o", "pid=,ppid="], { encoding: "utf8" }).split("\n")) {
-    const [pid, ppid] = line.trim().split(/\s+/).map(Number);
-    if (pid > 0) parents.set(pid, ppid);
-  }
-  return parents;
+/** pid -> `{ state, ppid, pgrp }` for every process we can see, read at once. */
+function statsByPid() {
+  if (canReadProc()) return new Map([...snapshotPids()].map((pid) => [pid, readStat(pid)]).filter(([, stat]) => stat !== undefined));
+  return new Map(
+    psRows(["-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid=", "-o", "stat="]).map((line) => {
+      const [pid, ppid, pgrp, state] = line.split(/\s+/);
+      return [Number(pid), { state: state[0], ppid: Number(ppid), pgrp: Number(pgrp) }];
+    }),
+  );
 }
+
+/** A shell-like rendering of a process's command line (ps's own rendering without /proc). */
+export const commandLine = (pid) =>
+  canReadProc() ? (readProc(pid, "cmdline") ?? "").split("\0").filter(Boolean).join(" ") : ps(["-ww", "-o", "args=", "-p", String(pid)]).trim();
+
+/** The process's environment as "NAME=value" strings; empty when it cannot be read, and without /proc (ps has no portable way). */
+export const environment = (pid) => (canReadProc() ? (readProc(pid, "environ") ?? "").split("\0").filter(Boolean) : []);
 
 /** `root` followed by all of its descendants, parents before children. */
 export function processTree(root) {
   const children = new Map();
-  for (const [pid, ppid] of parentsByPid()) {
+  for (const [pid, { ppid }] of statsByPid()) {
     if (!children.has(ppid)) children.set(ppid, []);
     children.get(ppid).push(pid);
   }
@@ -68,7 +86,7 @@ export function isAlive(pid) {
   } catch (error) {
     return error.code === "EPERM";
   }
-  return !canReadProc() || readStat(pid)?.state !== "Z";
+  return readStat(pid)?.state !== "Z";
 }
 
 /** Sends `signal` to the process group `pid` leads; false when there is no such group any more. */
@@ -102,14 +120,11 @@ export async function killTree(root, graceMs = 2000) {
 
 /**
  * Whether any process of the group `pgid` still runs. A zombie does not: one whose parent died waits for init to
- * collect it, which here can take seconds. Without /proc, whether the group answers signal 0.
+ * collect it, which here can take seconds. Signal 0 answers first: an empty group, zombies included, needs no listing.
  */
 function groupRuns(pgid) {
-  if (!canReadProc()) return signalGroup(pgid, 0);
-  return [...snapshotPids()].some((pid) => {
-    const stat = readStat(pid);
-    return stat !== undefined && stat.pgrp === pgid && stat.state !== "Z";
-  });
+  if (!signalGroup(pgid, 0)) return false;
+  return [...statsByPid().values()].some((stat) => stat.pgrp === pgid && stat.state !== "Z");
 }
 
 /**
