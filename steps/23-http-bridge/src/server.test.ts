@@ -1,28 +1,16 @@
 // The bridge over real sockets on 127.0.0.1, in front of real processes: mostly the plain-Node fixture server, which
 // starts fast; a one-line server where any answering stdio program will do, and chapter 16's server once, where the lesson needs it.
-import { readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { leftInGroups } from "./processes.ts";
-import { call, JSON_HEADERS, rawHttp, rawRequest, startBridge, stopAll, type Bridge } from "./test/bridge.ts";
+import { call, childrenOf, JSON_HEADERS, rawHttp, rawRequest, startBridge, stopAll, type Bridge } from "./test/bridge.ts";
 
 afterAll(stopAll); // a bridge whose test timed out before its own stop
 
 const ping = (id: number | string = 1) => ({ jsonrpc: "2.0", id, method: "ping" });
-/** The pids whose parent is `parent`, zombies left out, read from /proc (Linux; tests only). */
-const childrenOf = (parent: number) =>
-  readdirSync("/proc").filter((name) => /^\d+$/.test(name)).filter((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return state !== "Z" && Number(ppid) === parent;
-    } catch {
-      return false;
-    }
-  });
 const until = async (condition: () => boolean) => {
   while (!condition()) await sleep(20);
 };

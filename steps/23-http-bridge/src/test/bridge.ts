@@ -2,6 +2,7 @@
 // HTTP to it with fetch, or with node's http module where fetch will not send a header as given.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest, type OutgoingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { createInterface } from "node:readline";
@@ -89,5 +90,16 @@ export function rawHttp(url: string, lines: string[], body = ""): Promise<{ stat
   });
 }
 
+/** The pids whose parent is `parent`, zombies left out, read from /proc (Linux; tests only). */
+export const childrenOf = (parent: number) =>
+  readdirSync("/proc").filter((name) => /^\d+$/.test(name)).filter((pid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return state !== "Z" && Number(ppid) === parent;
+    } catch {
+      return false;
+    }
+  });
 export const call = (id: number | string, name: string, args: Record<string, unknown> = {}, _meta?: Record<string, unknown>) =>
   ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...(_meta ? { _meta } : {}) } });
