@@ -1,5 +1,5 @@
-// The bridge's connections, bounded in number and in how long a request may take to arrive. Past the bound the
-// connection that has waited longest for its request makes room: refusing the newcomer would let slow clients lock out the rest.
+// The bridge's connections, bounded in number and in how long a request may take to arrive. Past the bound, the one
+// that has waited longest for its request makes room: refusing the newcomer would let slow clients lock out the rest.
 import type { Server } from "node:http";
 import type { Socket } from "node:net";
 

@@ -10,7 +10,7 @@ import { checkLocal, checkPostHeaders, checkVersion, header, parseMessage, readB
 import { roleProgram } from "./roles.ts";
 import { Session } from "./session.ts";
 
-export const MAX_CHILDREN = 32; // stdio servers alive at once, one per session
+export const MAX_CHILDREN = 32; // stdio servers alive at once: one per session, and one being stopped until it exits
 const log = (line: string) => console.error(`[bridge] ${line}`);
 
 //#region arguments

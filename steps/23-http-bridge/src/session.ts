@@ -131,7 +131,8 @@ export class Session {
       return this.#deliver(pending.answer, pending.answer.finish(line));
     }
     const owner = this.#owner(message);
-    if (owner) return this.#deliver(owner.answer, owner.answer.notify(line)); // the client's answer to a request comes back as a POST of its own
+    // The client's answer to a request from the server, if this is one, comes back as a POST of its own.
+    if (owner) return this.#deliver(owner.answer, owner.answer.notify(line));
     if (message.id !== undefined) {
       // A request from the server with no single request in flight has no stream to take: say no at once, not never.
       this.log(`${this.name}: refused the server's request ${message.method}`);
