@@ -50,9 +50,9 @@ test("Ctrl-C while the SDK's client uses the bridge ends the demo with one line 
 test("a request that fails because the bridge stopped first still ends in that one line, not the client's stack trace", async () => {
   const { demo, output, exited } = startDemo();
   await until(() => output.stdout.includes("listening on "));
-  const [bridge] = childrenOf(demo.pid!).map(Number);
-  process.kill(bridge!, "SIGTERM"); // it closes every connection, then exits: the demo's request fails first
-  await until(() => !childrenOf(demo.pid!).includes(String(bridge)));
+  const bridge = (await childrenOf(demo.pid!)).find(({ command }) => command.includes("server.ts"))!.pid;
+  process.kill(bridge, "SIGTERM"); // it closes every connection, then exits: the demo's request fails first
+  while ((await childrenOf(demo.pid!)).some(({ pid }) => pid === bridge)) await sleep(20);
   process.kill(demo.pid!, "SIGTERM");
   expect(await exited).toEqual([143, null]);
   expect(output.stderr).toBe("interrupted while using the bridge with the SDK's client\n");

@@ -1,12 +1,12 @@
 // Test helper: starts the bridge on a free port in front of a command (the fixture server unless told), and speaks
 // HTTP to it with fetch, or with node's http module where fetch will not send a header as given.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { readdirSync, readFileSync } from "node:fs";
 import { request as httpRequest, type OutgoingHttpHeaders } from "node:http";
 import { connect } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 const program = fileURLToPath(new URL("../server.ts", import.meta.url));
 export const fixtureServer = [process.execPath, fileURLToPath(new URL("../fixtures/stdio-server.mjs", import.meta.url))];
@@ -90,16 +90,14 @@ export function rawHttp(url: string, lines: string[], body = ""): Promise<{ stat
   });
 }
 
-/** The pids whose parent is `parent`, zombies left out, read from /proc (Linux; tests only). */
-export const childrenOf = (parent: number) =>
-  readdirSync("/proc").filter((name) => /^\d+$/.test(name)).filter((pid) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const [state, ppid] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return state !== "Z" && Number(ppid) === parent;
-    } catch {
-      return false;
-    }
+/** The processes whose parent is `parent`, zombies left out, with their command lines: `ps` reads the same on Linux and macOS. */
+export async function childrenOf(parent: number): Promise<{ pid: number; command: string }[]> {
+  const { stdout } = await promisify(execFile)("ps", ["-A", "-o", "pid=,ppid=,stat=,args="]);
+  return stdout.trim().split("\n").flatMap((line) => {
+    const [, pid, ppid, stat, command] = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line) ?? [];
+    return Number(ppid) === parent && !stat!.startsWith("Z") ? [{ pid: Number(pid), command: command! }] : [];
   });
+}
+
 export const call = (id: number | string, name: string, args: Record<string, unknown> = {}, _meta?: Record<string, unknown>) =>
   ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...(_meta ? { _meta } : {}) } });
