@@ -383,7 +383,9 @@ test.concurrent("a client that never reads its answer holds the server's stdout,
     await until(() => bridge.stderr.some((line) => line.endsWith("stderr: flooded") || line.includes("took nothing of its answer")));
     expect(bridge.stderr.filter((line) => line.endsWith("stderr: flooded"))).toEqual([]); // the server was still blocked writing
     expect(bridge.stderr).toContainEqual(expect.stringMatching(/^\[bridge\] session \d+: a client took nothing of its answer for 10000 ms; stopping the server$/));
-    await until(() => leftInGroups([pid]).length === 0);
+    const name = /(session \d+): started/.exec(bridge.stderr.find((line) => line.includes(session))!)![1];
+    await until(() => bridge.stderr.some((line) => line.startsWith(`[bridge] ${name}: the server `) && line.endsWith("; the session ends")));
+    expect(leftInGroups([pid])).toEqual([]);
     expect((await bridge.post(ping(4), session)).status).toBe(404);
     expect((await bridge.post(ping(5), other)).status).toBe(200);
   } finally {

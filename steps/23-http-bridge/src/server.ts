@@ -114,14 +114,17 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
   } catch (error) {
     if (!(error instanceof Refusal)) log(`internal error: ${String(error).split("\n")[0]}`); // one line, no stack
     const { status, code, message, headers } = error instanceof Refusal ? error : new Refusal(500, "Internal error", -32603);
-    // A body over the bound may never end: the connection closes after the answer. Until then the rest is thrown away
-    // unread, since closing a socket with data still unread resets it, and the client may lose the answer with it.
-    const close = status === 413 ? { connection: "close" } : {};
-    if (status === 413) response.on("finish", () => setTimeout(() => request.socket.destroy(), 1000).unref());
-    if (status === 413) request.resume();
     if (response.headersSent) return void response.end();
-    response.writeHead(status, { ...headers, ...close, "content-type": "application/json" });
-    response.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+    const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
+    const close = status === 413 ? { connection: "close" } : {};
+    response.writeHead(status, { ...headers, ...close, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    if (status !== 413) return void response.end(body);
+    // A body over the bound may never end: the answer goes whole, and ending it (node then closes the connection) waits
+    // a second, the rest thrown away unread until then: closing a socket with data unread resets it, and the client
+    // may lose the answer with it.
+    response.write(body);
+    request.resume();
+    setTimeout(() => response.end(), 1000).unref();
   }
 }
 //#endregion
