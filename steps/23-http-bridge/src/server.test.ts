@@ -80,9 +80,13 @@ describe("in front of the fixture server", () => {
     const session = await bridge.open();
     for (const [target, status] of [["//%", 400], ["//[", 400], ["http://[", 400], ["/mcp%zz", 400], ["*", 400], ["//:99999", 404], ["//evil.example/mcp", 404]] as const) {
       const answer = await rawHttp(bridge.url, [`POST ${target} HTTP/1.1`, "Host: localhost", "Content-Type: application/json"], JSON.stringify(ping()));
-      expect({ target, status: answer.status, body: JSON.parse(answer.body) }).toMatchObject({ target, status, body: { id: null, error: { code: -32000 } } });
+      const message = status === 400 ? `the request-target ${JSON.stringify(target)} is not a path` : "the endpoint is /mcp";
+      expect({ target, status: answer.status, body: JSON.parse(answer.body) }).toMatchObject({ target, status, body: { id: null, error: { code: -32000, message } } });
       expect((await bridge.post(ping(), session)).status).toBe(200);
     }
+    // A path with a query is read as the path: the request gets as far as the session check.
+    const query = await rawHttp(bridge.url, ["POST /mcp?x=%20&y=1 HTTP/1.1", "Host: localhost", "Content-Type: application/json", `Accept: ${JSON_HEADERS.accept}`], JSON.stringify(ping()));
+    expect([query.status, JSON.parse(query.body).error.message]).toEqual([400, "Mcp-Session-Id header is required"]);
     expect(bridge.stderr.join("\n")).not.toMatch(/internal error/);
   });
 
