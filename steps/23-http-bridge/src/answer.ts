@@ -23,19 +23,21 @@ export class Answer {
 
   // Messages come as the JSON text the server wrote: they are passed on as they are, not parsed and written again.
 
-  /** A notification that belongs to this request: the answer becomes a stream, if it is not one yet. */
-  notify(json: string): void {
+  /** A notification that belongs to this request: the answer becomes a stream, if it is not one yet. False, as
+   * `write()`, when the client has not taken what it was sent yet. */
+  notify(json: string): boolean {
     if (!this.#streaming) {
       this.#streaming = true;
       this.response.writeHead(200, { ...this.headers, "content-type": "text/event-stream", "cache-control": "no-cache" });
     }
-    this.response.write(sseEvent(json));
+    return this.response.write(sseEvent(json));
   }
 
-  /** The response to the request: the last event of a stream, or the whole body. */
-  finish(json: string): void {
-    if (this.#streaming) return void this.response.end(sseEvent(json));
-    this.response.writeHead(200, { ...this.headers, "content-type": "application/json" }).end(json);
+  /** The response to the request: the last event of a stream, or the whole body. False as for notify. */
+  finish(json: string): boolean {
+    if (this.#streaming) this.response.end(sseEvent(json));
+    else this.response.writeHead(200, { ...this.headers, "content-type": "application/json" }).end(json);
+    return this.response.writableLength <= this.response.writableHighWaterMark;
   }
 
   /** A JSON-RPC error in place of the response, for a request the server will never answer. */
@@ -45,6 +47,21 @@ export class Answer {
 
   onClose(listener: () => void): void {
     this.response.on("close", listener);
+  }
+
+  /** Calls `listener` once the client has taken what it was sent ("drain", or "finish" after the last part), or is gone. */
+  onTaken(listener: () => void): void {
+    const events = ["drain", "finish", "close"];
+    const once = () => {
+      for (const event of events) this.response.off(event, once);
+      listener();
+    };
+    for (const event of events) this.response.on(event, once);
+  }
+
+  /** Drops the connection, and with it whatever the client has not taken yet. */
+  abort(): void {
+    this.response.destroy();
   }
 }
 //#endregion

@@ -1,11 +1,10 @@
 // What a Streamable HTTP server checks before a message reaches the stdio server: who calls (Host, Origin), what
-// was sent (Content-Type, Accept, MCP-Protocol-Version, one JSON-RPC message) and how much, counted as it arrives.
+// was sent (the path, Content-Type, Accept, MCP-Protocol-Version, one JSON-RPC message) and how much, as it arrives.
 import type { IncomingMessage } from "node:http";
 import type { Message } from "./answer.ts";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const SUPPORTED_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"];
-const LOCAL_HOSTNAMES = ["localhost", "127.0.0.1", "[::1]"]; // as the SDK's localhost helpers define it
 
 /** A request the bridge will not serve: the HTTP status, and the message of the JSON-RPC error in the body. */
 export class Refusal extends Error {
@@ -21,13 +20,33 @@ export function header(request: IncomingMessage, name: string): string | undefin
 }
 
 //#region local
-const isLocal = (url: string) => URL.canParse(url) && LOCAL_HOSTNAMES.includes(new URL(url).hostname);
+// host[:port] read by hand: `URL` drops userinfo (`evil.com@localhost` would pass as localhost) and throws on some forms.
+const LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
+function isLocalHost(host: string): boolean {
+  const match = LOCAL_HOST.exec(host);
+  return match !== null && (match[1] === undefined || (Number(match[1]) >= 1 && Number(match[1]) <= 65535));
+}
+const isLocalOrigin = (origin: string) => /^https?:\/\//i.test(origin) && isLocalHost(origin.replace(/^https?:\/\//i, ""));
 
 /** A web page can make a browser send requests to 127.0.0.1 (DNS rebinding), but its Host or Origin names its own site. */
 export function checkLocal(request: IncomingMessage): void {
-  const { host, origin } = request.headers;
-  if (host === undefined || !isLocal(`http://${host}`)) throw new Refusal(403, `Host ${JSON.stringify(host ?? "")} is not this machine`);
-  if (origin !== undefined && !isLocal(origin)) throw new Refusal(403, `Origin ${JSON.stringify(origin)} is not this machine`);
+  const hosts = request.headersDistinct.host ?? []; // node keeps only the first of several in headers.host
+  if (hosts.length !== 1) throw new Refusal(400, `a request carries one Host header, not ${hosts.length}`);
+  if (!isLocalHost(hosts[0]!)) throw new Refusal(403, `Host ${JSON.stringify(hosts[0])} is not this machine`);
+  const { origin } = request.headers;
+  if (origin !== undefined && !isLocalOrigin(origin)) throw new Refusal(403, `Origin ${JSON.stringify(origin)} is not this machine`);
+}
+//#endregion
+
+//#region target
+// An origin-form request-target (`/mcp?x=1`) by RFC 3986's characters. Not through `URL`, which throws on `//%` and
+// would read `//evil/mcp` as the path /mcp of a host.
+const ORIGIN_FORM = /^((?:\/(?:[\w.~!$&'()*+,;=:@-]|%[\da-f]{2})*)+)(?:\?(?:[\w.~!$&'()*+,;=:@/?-]|%[\da-f]{2})*)?$/i;
+
+export function targetPath(target = ""): string {
+  const path = ORIGIN_FORM.exec(target)?.[1];
+  if (path === undefined) throw new Refusal(400, `the request-target ${JSON.stringify(target)} is not a path`);
+  return path;
 }
 //#endregion
 

@@ -9,6 +9,15 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { leftInGroups } from "./groups.ts";
 import { progressBar } from "./progress-bar.ts";
 
+//#region interrupted
+// Ctrl-C reaches the bridge too, and a request it can no longer answer may fail before the demo's own signal is handled:
+// a failure waits 2 s for that signal before it is printed, and a signal ends the demo with one line saying where it was.
+let doing = "starting the bridge";
+for (const [signal, status] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) process.on(signal, () => process.exit(status));
+process.on("exit", (code) => void (code > 128 && console.error(`interrupted while ${doing}`)));
+process.on("uncaughtException", (error) => void setTimeout(() => (console.error(error), process.exit(1)), 2000));
+//#endregion
+
 //#region start
 // The bridge is a program of its own, as a deployed server would be; it says where it listens on stderr.
 const program = fileURLToPath(new URL("./server.ts", import.meta.url));
@@ -23,6 +32,7 @@ const url = (await listening).replace("listening on ", "");
 console.log(`$ server.ts --port 0\n${await listening}\n`);
 //#endregion
 
+doing = "using the bridge with the SDK's client";
 //#region client
 const client = new Client({ name: "learn-mcp-23-demo", version: "0.1.0" }, { versionNegotiation: { mode: "legacy" } });
 const transport = new StreamableHTTPClientTransport(new URL(url));
@@ -45,6 +55,7 @@ await client.close();
 console.log("DELETE /mcp ended the session\n");
 //#endregion
 
+doing = "sending requests the bridge refuses";
 //#region refusals
 const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
@@ -85,6 +96,7 @@ await raw("POST with Host: evil.example", { host: "evil.example" });
 await raw("POST announcing a 5 MiB body", { "content-length": String(5 * 1024 * 1024) });
 //#endregion
 
+doing = "stopping the bridge";
 //#region stop
 bridge.kill("SIGTERM");
 const [code] = (await once(bridge, "exit")) as [number];
@@ -98,6 +110,7 @@ console.log(`\nthe bridge's stderr:\n${normalized.map((line) => `  ${line}`).joi
 if (code !== 143 || left.length > 0) process.exitCode = 1;
 //#endregion
 
+doing = "speaking HTTP+SSE to the previous SDK's server";
 //#region legacy
 // The transport Streamable HTTP replaced (2024-11-05), served by the previous SDK: GET /sse opens a stream that stays
 // open, its first event names where to POST, and each answer comes back on that stream while the POST gets only 202.

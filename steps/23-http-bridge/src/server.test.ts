@@ -1,15 +1,19 @@
 // The bridge over real sockets on 127.0.0.1, in front of real processes: mostly the plain-Node fixture server, which
 // starts fast; a one-line server where any answering stdio program will do, and chapter 16's server once, where the lesson needs it.
 import { request as httpRequest } from "node:http";
+import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { leftInGroups } from "./groups.ts";
-import { call, JSON_HEADERS, rawRequest, startBridge, stopAll, type Bridge } from "./test/bridge.ts";
+import { call, childrenOf, JSON_HEADERS, rawHttp, rawRequest, startBridge, stopAll, type Bridge } from "./test/bridge.ts";
 
 afterAll(stopAll); // a bridge whose test timed out before its own stop
 
 const ping = (id: number | string = 1) => ({ jsonrpc: "2.0", id, method: "ping" });
+const until = async (condition: () => boolean) => {
+  while (!condition()) await sleep(20);
+};
 const errorOf = async (response: Response) => ((await response.json()) as { id: unknown; error: { code: number; message: string } });
 
 describe("in front of the fixture server", () => {
@@ -45,6 +49,45 @@ describe("in front of the fixture server", () => {
     }
     // JSON spread over lines is valid JSON; the server, which reads lines, still gets it on one.
     expect(await post({}, JSON.stringify(ping(7), null, 2))).toMatchObject({ status: 200, body: JSON.stringify({ jsonrpc: "2.0", id: 7, result: {} }) });
+  });
+
+  test("Host is localhost, 127.0.0.1 or [::1] with an optional port 1-65535, read by hand; Origin the same after http(s)://", async () => {
+    const session = await bridge.open();
+    const body = JSON.stringify(ping());
+    const postWith = (headers: string[]) =>
+      rawHttp(bridge.url, ["POST /mcp HTTP/1.1", `Content-Type: ${JSON_HEADERS["content-type"]}`, `Accept: ${JSON_HEADERS.accept}`, `Mcp-Session-Id: ${session}`, ...headers], body);
+    const hosts: [string[], number][] = [
+      ...["localhost", "LOCALHOST:3000", "LocalHost:1", "127.0.0.1", "127.0.0.1:65535", "[::1]", "[::1]:8080"].map((host): [string[], number] => [[`Host: ${host}`], 200]),
+      ...["evil.com@localhost", "localhost@evil.com", "localhost.", "localhost.evil.com", "", "127.0.0.2", "[::1", "[0:0:0:0:0:0:0:1]", "::1", "localhost:0",
+        "localhost:99999", "localhost:123456", "localhost:", "local host", "localhost:80 80", "evil.example:80"].map((host): [string[], number] => [[`Host: ${host}`], 403]),
+      [[], 400],
+      [["Host: localhost", "Host: evil.example"], 400],
+      [["Host: evil.example", "Host: localhost"], 400],
+      ...["http://localhost:3000", "https://127.0.0.1", "HTTP://[::1]:8080"].map((origin): [string[], number] => [["Host: localhost", `Origin: ${origin}`], 200]),
+      ...["null", "localhost", "ftp://localhost", "http://evil.com@localhost", "http://localhost.evil.com", "http://localhost/", "http://localhost:99999", "http://[::1"]
+        .map((origin): [string[], number] => [["Host: localhost", `Origin: ${origin}`], 403]),
+      [["Host: localhost", "Origin: http://localhost", "Origin: http://evil.example"], 403], // node joins the two with ", "
+    ];
+    for (const [headers, status] of hosts) {
+      const answer = await postWith(headers);
+      const expected = status === 200 ? { jsonrpc: "2.0", id: 1, result: {} } : { jsonrpc: "2.0", id: null, error: { code: -32000 } };
+      expect({ headers, status: answer.status, body: JSON.parse(answer.body) }).toMatchObject({ headers, status, body: expected });
+    }
+    expect((await bridge.post(ping(), session)).status).toBe(200);
+  });
+
+  test("a request-target URL cannot read gets 400, and no stack; the bridge keeps serving", async () => {
+    const session = await bridge.open();
+    for (const [target, status] of [["//%", 400], ["//[", 400], ["http://[", 400], ["/mcp%zz", 400], ["*", 400], ["//:99999", 404], ["//evil.example/mcp", 404]] as const) {
+      const answer = await rawHttp(bridge.url, [`POST ${target} HTTP/1.1`, "Host: localhost", "Content-Type: application/json"], JSON.stringify(ping()));
+      const message = status === 400 ? `the request-target ${JSON.stringify(target)} is not a path` : "the endpoint is /mcp";
+      expect({ target, status: answer.status, body: JSON.parse(answer.body) }).toMatchObject({ target, status, body: { id: null, error: { code: -32000, message } } });
+      expect((await bridge.post(ping(), session)).status).toBe(200);
+    }
+    // A path with a query is read as the path: the request gets as far as the session check.
+    const query = await rawHttp(bridge.url, ["POST /mcp?x=%20&y=1 HTTP/1.1", "Host: localhost", "Content-Type: application/json", `Accept: ${JSON_HEADERS.accept}`], JSON.stringify(ping()));
+    expect([query.status, JSON.parse(query.body).error.message]).toEqual([400, "Mcp-Session-Id header is required"]);
+    expect(bridge.stderr.join("\n")).not.toMatch(/internal error/);
   });
 
   test("initialize starts a session and its server; DELETE ends both, and the session is then unknown", async () => {
@@ -212,7 +255,7 @@ test("at most 32 sessions: the next initialize ends the one idle longest, and ge
     live.forEach((session, index) => void bridge.post(call(index + 1, "wait"), session).catch(() => {}));
     while (bridge.stderr.filter((line) => line.endsWith("stderr: waiting")).length < 32) await sleep(20);
     const refused = await bridge.post({ jsonrpc: "2.0", id: 0, method: "initialize", params: {} });
-    expect([refused.status, (await errorOf(refused)).error.message]).toEqual([503, "all 32 sessions have requests in flight; try again later"]);
+    expect([refused.status, (await errorOf(refused)).error.message]).toEqual([503, "32 servers are running, none of them idle; try again later"]);
   } finally {
     expect(await bridge.stop()).toBe(143);
   }
@@ -271,3 +314,86 @@ test("without a command it serves chapter 16's server, progress included", async
     expect(await bridge.stop("SIGINT")).toBe(130);
   }
 });
+
+test("children are counted until they have exited: a flood of initialize requests and notifications never runs more than 32", async () => {
+  // Answers every line with an empty result for id 0, and takes a second to exit once its stdin ends.
+  const bridge = await startBridge(["sh", "-c", `while read line; do echo '{"jsonrpc":"2.0","id":0,"result":{}}'; done; sleep 1`]);
+  let [most, watching] = [0, true];
+  const watch = (async () => {
+    // tsx may start an esbuild service under the bridge: only the servers, `sh`, count.
+    for (; watching; await sleep(5)) most = Math.max(most, (await childrenOf(bridge.child.pid!)).filter(({ command }) => command.startsWith("sh ")).length);
+  })();
+  const initialize = async (id?: number) => {
+    const answer = await bridge.post({ jsonrpc: "2.0", ...(id === undefined ? {} : { id }), method: "initialize", params: {} });
+    return `${answer.status} ${answer.status === 200 ? "" : (JSON.parse((await answer.text()) || "{}") as { error?: { message: string } }).error?.message}`;
+  };
+  let first: string[], second: string[];
+  try {
+    // All at once, notifications among the requests; then, once all 32 are idle, more than 32 requests to make room.
+    first = await Promise.all(Array.from({ length: 80 }, (_, i) => initialize(i % 2 === 0 ? 0 : undefined)));
+    second = await Promise.all(Array.from({ length: 40 }, () => initialize(0)));
+  } finally {
+    watching = false;
+    await watch;
+    expect(await bridge.stop()).toBe(143);
+  }
+  expect(most).toBe(32);
+  expect(new Set(first.filter((_, i) => i % 2 === 1))).toEqual(new Set(["400 initialize is a request: it needs an id"]));
+  const refused = /^503 32 servers are running(, none of them idle)?; try again later$/;
+  expect([...first.filter((_, i) => i % 2 === 0), ...second].filter((status) => status !== "200 " && !refused.test(status))).toEqual([]);
+  expect(second).toContain("200 ");
+}, 60_000);
+
+test.concurrent("slow clients cannot lock the others out: past 128 connections the one waiting longest goes, and each times out", async () => {
+  const bridge = await startBridge();
+  const port = Number(new URL(bridge.url).port);
+  const slow: Socket[] = [];
+  // One after another, so that the bridge accepts them in this order: the first has waited longest.
+  for (let i = 0; i < 128; i++) slow.push(await new Promise<Socket>((resolve) => { const socket = connect(port, "127.0.0.1", () => resolve(socket)); }));
+  const received = slow.map((socket) => {
+    let text = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk)).on("error", () => {});
+    return new Promise<string>((resolve) => socket.on("close", () => resolve(text)));
+  });
+  // Each sends a header byte now and then; the last sends all its headers, then its body a byte at a time.
+  const head = `POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: ${JSON_HEADERS.accept}\r\n`;
+  slow.forEach((socket, i) => socket.write(i === 127 ? `${head}Content-Length: 100\r\n\r\n` : `${head}X-Slow: `));
+  const drip = setInterval(() => slow.forEach((socket) => socket.writable && socket.write("x")), 500);
+  try {
+    const served = await Promise.race([rawRequest(bridge.url, "GET", {}), sleep(10_000).then(() => ({ status: "not served within 10 s" }))]);
+    expect(served.status).toBe(405);
+    const answers = await Promise.all(received);
+    expect(answers[0]).toBe(""); // closed to make room: the bridge said nothing to it
+    expect(answers.slice(1).map((text) => text.split("\r\n")[0])).toEqual(Array(127).fill("HTTP/1.1 408 Request Timeout"));
+  } finally {
+    clearInterval(drip);
+    slow.forEach((socket) => socket.destroy());
+    expect(await bridge.stop()).toBe(143);
+  }
+}, 60_000);
+
+test.concurrent("a client that never reads its answer holds the server's stdout, not the bridge's memory; after 10 s its session ends", async () => {
+  const bridge = await startBridge();
+  const session = await bridge.open();
+  const pid = bridge.serverPids().at(-1)!;
+  // 64 events of 1 MiB: more than the socket buffers between the bridge and the client hold.
+  const body = JSON.stringify(call(1, "flood", { events: 64, bytes: 1024 * 1024 }, { progressToken: "f" }));
+  const lines = ["POST /mcp HTTP/1.1", "Host: localhost", `Content-Type: ${JSON_HEADERS["content-type"]}`, `Accept: ${JSON_HEADERS.accept}`, `Mcp-Session-Id: ${session}`];
+  const socket = connect(Number(new URL(bridge.url).port), "127.0.0.1", () => socket.write(`${[...lines, `Content-Length: ${body.length}`].join("\r\n")}\r\n\r\n${body}`));
+  socket.on("error", () => {}).pause(); // and never reads
+  try {
+    const other = await bridge.open();
+    expect(await (await bridge.post(ping(3), other)).json()).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+    await until(() => bridge.stderr.some((line) => line.endsWith("stderr: flooded") || line.includes("took nothing of its answer")));
+    expect(bridge.stderr.filter((line) => line.endsWith("stderr: flooded"))).toEqual([]); // the server was still blocked writing
+    expect(bridge.stderr).toContainEqual(expect.stringMatching(/^\[bridge\] session \d+: a client took nothing of its answer for 10000 ms; stopping the server$/));
+    const name = /(session \d+): started/.exec(bridge.stderr.find((line) => line.includes(session))!)![1];
+    await until(() => bridge.stderr.some((line) => line.startsWith(`[bridge] ${name}: the server `) && line.endsWith("; the session ends")));
+    expect(await leftInGroups([pid])).toEqual([]);
+    expect((await bridge.post(ping(4), session)).status).toBe(404);
+    expect((await bridge.post(ping(5), other)).status).toBe(200);
+  } finally {
+    socket.destroy();
+    expect(await bridge.stop()).toBe(143);
+  }
+}, 60_000);

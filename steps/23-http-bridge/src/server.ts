@@ -5,11 +5,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Answer, type Message } from "./answer.ts";
-import { checkLocal, checkPostHeaders, checkVersion, header, parseMessage, readBody, Refusal } from "./checks.ts";
+import { boundConnections, TIMEOUTS } from "./connections.ts";
+import { checkLocal, checkPostHeaders, checkVersion, header, parseMessage, readBody, Refusal, targetPath } from "./checks.ts";
 import { roleProgram } from "./roles.ts";
 import { Session } from "./session.ts";
 
-export const MAX_SESSIONS = 32;
+export const MAX_CHILDREN = 32; // stdio servers alive at once: one per session, and one being stopped until it exits
 const log = (line: string) => console.error(`[bridge] ${line}`);
 
 //#region arguments
@@ -32,12 +33,19 @@ const command = given.length > 0 ? given : tutorialServer();
 //#region sessions
 const sessions = new Map<string, Session>();
 let started = 0;
+let children = 0; // counted from spawn until exited: a session being stopped still holds its process
 
-/** Only initialize starts a session, and a new child with it. */
-function openSession(message: Message): Session {
+/** Only an initialize request starts a session, and a new child with it: a notification cannot, having no answer. */
+async function openSession(message: Message): Promise<Session> {
   if (message.method !== "initialize") throw new Refusal(400, "Mcp-Session-Id header is required");
-  if (sessions.size >= MAX_SESSIONS) makeRoom();
-  const session: Session = new Session(`session ${++started}`, command, log, () => sessions.delete(session.id));
+  if (message.id === undefined) throw new Refusal(400, "initialize is a request: it needs an id");
+  if (children >= MAX_CHILDREN) await makeRoom();
+  if (children >= MAX_CHILDREN) throw new Refusal(503, `${MAX_CHILDREN} servers are running; try again later`);
+  children++;
+  const session: Session = new Session(`session ${++started}`, command, log, () => {
+    children--;
+    sessions.delete(session.id);
+  });
   sessions.set(session.id, session);
   log(`${session.name}: started ${session.id}, server pid ${session.pid}`);
   return session;
@@ -45,15 +53,16 @@ function openSession(message: Message): Session {
 
 /**
  * A client may go away without DELETE (the SDK's close() sends none), and its session would hold a process for good:
- * when all are taken, the one idle longest ends. Its client gets 404 next time, which means "initialize again".
+ * when all are taken, the one idle longest ends, and its child has exited before a new one starts. Its client gets
+ * 404 next time, which means "initialize again".
  */
-function makeRoom(): void {
+async function makeRoom(): Promise<void> {
   const idle = [...sessions.values()].filter((session) => session.idleSince() !== undefined);
   const idlest = idle.sort((a, b) => a.idleSince()! - b.idleSince()!)[0];
-  if (!idlest) throw new Refusal(503, `all ${MAX_SESSIONS} sessions have requests in flight; try again later`);
+  if (!idlest) throw new Refusal(503, `${MAX_CHILDREN} servers are running, none of them idle; try again later`);
   log(`${idlest.name}: ended to make room, idle for ${Math.round(performance.now() - idlest.idleSince()!)} ms`);
   sessions.delete(idlest.id);
-  void idlest.stop();
+  await idlest.stop();
 }
 
 function findSession(request: IncomingMessage): Session {
@@ -71,7 +80,7 @@ async function handlePost(request: IncomingMessage, response: ServerResponse): P
   checkVersion(request);
   const body = await readBody(request);
   const message = parseMessage(body);
-  const session = request.headers["mcp-session-id"] === undefined ? openSession(message) : findSession(request);
+  const session = request.headers["mcp-session-id"] === undefined ? await openSession(message) : findSession(request);
   const busy = session.busy();
   if (busy !== undefined) throw new Refusal(503, busy);
   const headers = { "mcp-session-id": session.id };
@@ -97,30 +106,34 @@ async function handleDelete(request: IncomingMessage, response: ServerResponse):
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
   try {
     checkLocal(request);
-    if (new URL(request.url ?? "/", "http://localhost").pathname !== "/mcp") throw new Refusal(404, "the endpoint is /mcp");
+    if (targetPath(request.url) !== "/mcp") throw new Refusal(404, "the endpoint is /mcp");
     if (request.method === "POST") return await handlePost(request, response);
     if (request.method === "DELETE") return await handleDelete(request, response);
     // GET would open a stream for the server's own messages; this bridge offers none, which the spec allows.
     throw new Refusal(405, "this bridge opens no stream for GET", -32000, { allow: "POST, DELETE" });
   } catch (error) {
-    if (!(error instanceof Refusal)) log(`internal error: ${(error as Error).stack}`);
+    if (!(error instanceof Refusal)) log(`internal error: ${String(error).split("\n")[0]}`); // one line, no stack
     const { status, code, message, headers } = error instanceof Refusal ? error : new Refusal(500, "Internal error", -32603);
-    // A body over the bound may never end: the connection closes after the answer. Until then the rest is thrown away
-    // unread, since closing a socket with data still unread resets it, and the client may lose the answer with it.
-    const close = status === 413 ? { connection: "close" } : {};
-    if (status === 413) response.on("finish", () => setTimeout(() => request.socket.destroy(), 1000).unref());
-    if (status === 413) request.resume();
     if (response.headersSent) return void response.end();
-    response.writeHead(status, { ...headers, ...close, "content-type": "application/json" });
-    response.end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } }));
+    const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
+    const close = status === 413 ? { connection: "close" } : {};
+    response.writeHead(status, { ...headers, ...close, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    if (status !== 413) return void response.end(body);
+    // A body over the bound may never end: the answer goes whole, and ending it (node then closes the connection) waits
+    // a second, the rest thrown away unread until then: closing a socket with data unread resets it, and the client
+    // may lose the answer with it.
+    response.write(body);
+    request.resume();
+    setTimeout(() => response.end(), 1000).unref();
   }
 }
 //#endregion
 
 //#region listen
-const http = createServer((request, response) => void handle(request, response));
+// requireHostHeader off: a missing Host gets checkLocal's JSON-RPC error, as every other refusal, not node's bare 400.
+const http = createServer({ ...TIMEOUTS, requireHostHeader: false }, (request, response) => void handle(request, response));
 // Each connection may carry a body of up to 4 MiB: their number bounds what the bridge reads before it can refuse.
-http.maxConnections = 128;
+boundConnections(http);
 http.on("error", (error) => {
   console.error(`cannot listen: ${error.message}`);
   process.exit(1);

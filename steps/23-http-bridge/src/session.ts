@@ -9,6 +9,7 @@ export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 export const MAX_IN_FLIGHT = 64;
 export const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
 const GRACE_MS = 2000;
+export const DRAIN_TIMEOUT_MS = 10_000;
 const NEWLINE = Buffer.from("\n");
 
 type Pending = { answer: Answer; progressToken: unknown };
@@ -26,6 +27,8 @@ export class Session {
   #lineBytes = 0;
   #exited: Promise<void>;
   #lastUsed = performance.now();
+  #unread = new Set<Answer>(); // answers whose client has not taken what it was sent
+  #stopping = false;
   /** The child's pid, which is also its process group id. */
   readonly pid: number | undefined;
 
@@ -125,10 +128,11 @@ export class Session {
       const pending = this.#pending.get(key(message.id));
       if (!pending) return this.log(`${this.name}: dropped an answer to no request in flight (id ${key(message.id)})`);
       this.#pending.delete(key(message.id));
-      return pending.answer.finish(line);
+      return this.#deliver(pending.answer, pending.answer.finish(line));
     }
     const owner = this.#owner(message);
-    if (owner) return owner.answer.notify(line); // the client's answer to a request comes back as a POST of its own
+    // The client's answer to a request from the server, if this is one, comes back as a POST of its own.
+    if (owner) return this.#deliver(owner.answer, owner.answer.notify(line));
     if (message.id !== undefined) {
       // A request from the server with no single request in flight has no stream to take: say no at once, not never.
       this.log(`${this.name}: refused the server's request ${message.method}`);
@@ -149,9 +153,34 @@ export class Session {
   }
   //#endregion
 
+  //#region backpressure
+  /**
+   * While a client does not take its answer, the server's stdout is not read: the child blocks writing, and the bridge
+   * holds what one write brought, not all the child writes. A client that takes nothing for 10 s ends the session.
+   */
+  #deliver(answer: Answer, taken: boolean): void {
+    if (taken || this.#unread.has(answer)) return;
+    if (this.#stopping) return answer.abort();
+    this.#unread.add(answer);
+    this.#child.stdout.pause();
+    const timer = setTimeout(() => {
+      this.log(`${this.name}: a client took nothing of its answer for ${DRAIN_TIMEOUT_MS} ms; stopping the server`);
+      void this.stop();
+    }, DRAIN_TIMEOUT_MS);
+    answer.onTaken(() => {
+      clearTimeout(timer);
+      this.#unread.delete(answer);
+      if (this.#unread.size === 0) this.#child.stdout.resume();
+    });
+  }
+  //#endregion
+
   //#region stop
   /** Ends the child's stdin and gives it 2 s to exit, then SIGTERM and after 2 s SIGKILL to its whole process group. */
   async stop(): Promise<void> {
+    // An answer its client is not reading would hold the child's stdout paused, and its exit unseen: it is dropped.
+    this.#stopping = true;
+    for (const answer of this.#unread) answer.abort();
     this.#child.stdin.end();
     await Promise.race([this.#exited, sleep(GRACE_MS)]);
     // Signal the group even when the leader has exited: something it started may still hold on.

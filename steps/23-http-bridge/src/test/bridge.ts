@@ -1,10 +1,12 @@
 // Test helper: starts the bridge on a free port in front of a command (the fixture server unless told), and speaks
 // HTTP to it with fetch, or with node's http module where fetch will not send a header as given.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { request as httpRequest, type OutgoingHttpHeaders } from "node:http";
+import { connect } from "node:net";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 
 const program = fileURLToPath(new URL("../server.ts", import.meta.url));
 export const fixtureServer = [process.execPath, fileURLToPath(new URL("../fixtures/stdio-server.mjs", import.meta.url))];
@@ -65,6 +67,35 @@ export function rawRequest(url: string, method: string, headers: OutgoingHttpHea
     });
     request.on("error", reject);
     request.end(body);
+  });
+}
+
+/**
+ * Sends a request line and headers exactly as written (CRLF added) over a socket, and reads the answer until the server
+ * closes: for what node's http module refuses to send, such as two Host headers or a request-target `URL` cannot read.
+ */
+export function rawHttp(url: string, lines: string[], body = ""): Promise<{ status: number; body: string }> {
+  const head = [...lines, "Connection: close", `Content-Length: ${Buffer.byteLength(body)}`, "", ""].join("\r\n");
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(new URL(url).port), "127.0.0.1", () => socket.write(head + body));
+    let text = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk)).on("error", reject);
+    socket.on("close", () => {
+      const [head = "", ...rest] = text.split("\r\n\r\n");
+      let body = rest.join("\r\n\r\n");
+      // A chunked body: each chunk's size line dropped, as far as this helper needs (the tests' bodies are short).
+      if (/^transfer-encoding: chunked$/im.test(head)) body = body.split("\r\n").filter((_, i) => i % 2 === 1).join("");
+      resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), body });
+    });
+  });
+}
+
+/** The processes whose parent is `parent`, zombies left out, with their command lines: `ps` reads the same on Linux and macOS. */
+export async function childrenOf(parent: number): Promise<{ pid: number; command: string }[]> {
+  const { stdout } = await promisify(execFile)("ps", ["-A", "-o", "pid=,ppid=,stat=,args="]);
+  return stdout.trim().split("\n").flatMap((line) => {
+    const [, pid, ppid, stat, command] = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line) ?? [];
+    return Number(ppid) === parent && !stat!.startsWith("Z") ? [{ pid: Number(pid), command: command! }] : [];
   });
 }
 
