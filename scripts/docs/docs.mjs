@@ -8,6 +8,7 @@ import { currentBody, parseDoc, rewrite } from "./docblocks.mjs";
 import { generate, isCommand } from "./generate.mjs";
 import { inputsReader } from "./block-inputs.mjs";
 import { differences, keyOf, nextEntries, planBlocks, readSidecar, SIDECAR, writeSidecar } from "./sidecar.mjs";
+import { asMultiples, measureBareStart, missedTargets } from "./timing.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 const CONCURRENCY = 2;
@@ -45,13 +46,20 @@ async function mapLimited(items, limit, task) {
 }
 
 // Identical markers in several chapters are generated once; results are looked up by marker, never by finish order.
-// An accepted block keeps the body it has, which every copy shares: that is what planBlocks checked.
+// An accepted block keeps the body it has, which every copy shares: that is what planBlocks checked. The bare start
+// that demo times are measured against is taken first, alone, and only when a demo is going to run.
 async function generateAll(blocks, root, accepted) {
   const unique = [...new Map(blocks.map((block) => [keyOf(block), block])).values()];
+  const bareMs = unique.some((block) => block.kind === "run" && !accepted(block)) ? await measureBareStart() : undefined;
   const results = new Map();
   const settle = async (block) => {
     if (accepted(block)) return results.set(keyOf(block), { body: block.body, accepted: true });
-    const result = await generate(block, root).then((body) => ({ body }), (error) => ({ error: error.message }));
+    let timing;
+    const onTiming = (times) => (timing = asMultiples(times, bareMs));
+    const result = await generate(block, root, { onTiming }).then(
+      (body) => ({ body, timing }),
+      (error) => ({ error: error.message }),
+    );
     results.set(keyOf(block), result);
   };
   await Promise.all(unique.filter((block) => !isCommand(block.kind)).map(settle));
@@ -86,6 +94,18 @@ function judgeDoc(doc, text, resultOf) {
     return result.body;
   });
   return { blocks: blocks.length, problems, stale, text: rewrite(lines, blocks, bodies) };
+}
+
+// Warnings, not failures: a demo's times depend on the machine's load. At most three demos may wait on purpose.
+function timingWarnings(blocks, entries) {
+  const warnings = [];
+  for (const [key, block] of new Map(blocks.filter((b) => b.kind === "run").map((b) => [keyOf(b), b]))) {
+    const timing = entries.get(key)?.timing;
+    const missed = timing ? missedTargets(timing) : [];
+    if (missed.length > 0) warnings.push(`warning: demo of step ${block.args}: ${missed.join(", ")}`);
+  }
+  if (warnings.length > 3) warnings.push(`warning: ${warnings.length} demos miss their time targets; at most 3 may`);
+  return warnings;
 }
 
 function report(mode, judged, commands) {
@@ -133,6 +153,7 @@ async function main() {
     judged.forEach((doc, i) => doc.text !== texts[i] && writeFileSync(path.join(root, docs[i]), doc.text));
     writeSidecar(root, next);
   }
+  for (const warning of timingWarnings(blocks, next)) console.log(warning);
   const accepted = [...plans.keys()].filter((key) => resultOf(key).accepted).length;
   const commands = { ran: plans.size - accepted, accepted, unrecorded: differences(recorded, next) };
   process.exitCode = report(mode, judged, commands);

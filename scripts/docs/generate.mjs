@@ -38,10 +38,12 @@ export function runCommand(command, args, { cwd, timeout = TIMEOUT_MS }) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
     running.add(child.pid);
-    const out = { stdout: "", stderr: "", status: null, timedOut: false };
+    const started = performance.now();
+    const out = { stdout: "", stderr: "", status: null, timedOut: false, firstByteMs: undefined, elapsedMs: undefined };
+    const firstByte = () => (out.firstByteMs ??= performance.now() - started);
     // Decode per stream, not per chunk: a UTF-8 character may be split across two chunks.
-    child.stdout.setEncoding("utf8").on("data", (text) => (out.stdout += text));
-    child.stderr.setEncoding("utf8").on("data", (text) => (out.stderr += text));
+    child.stdout.setEncoding("utf8").on("data", (text) => (firstByte(), (out.stdout += text)));
+    child.stderr.setEncoding("utf8").on("data", (text) => (firstByte(), (out.stderr += text)));
     const timer = setTimeout(() => {
       out.timedOut = true;
       killGroup(child.pid);
@@ -50,6 +52,7 @@ export function runCommand(command, args, { cwd, timeout = TIMEOUT_MS }) {
     child.on("close", (status, signal) => {
       clearTimeout(timer);
       running.delete(child.pid);
+      out.elapsedMs = performance.now() - started;
       resolve({ ...out, status: status ?? signal });
     });
   });
@@ -77,8 +80,9 @@ function code(args, root) {
   return fenced(region === undefined ? wholeFile(text) : extractRegion(text, region), langOf(file));
 }
 
-// The runner's step number is passed through as typed, after checking it is one.
-async function runner(args, flags, root) {
+// The runner's step number is passed through as typed, after checking it is one. `onTiming` gets the run's first-byte
+// and end times: the runner itself prints nothing before the demo, so its first byte is the demo's.
+async function runner(args, flags, root, onTiming) {
   if (!/^\d+$/.test(args)) throw new Error(`expected a step number, got "${args}"`);
   const shown = ["node", "steps/run.mjs", args, ...flags].join(" ");
   const result = await runCommand(process.execPath, ["steps/run.mjs", args, ...flags], { cwd: root });
@@ -87,6 +91,7 @@ async function runner(args, flags, root) {
     const tail = result.stderr.trimEnd().split("\n").slice(-8).join("\n");
     throw new Error(`\`${shown}\` exited with status ${result.status}\n${tail}`);
   }
+  onTiming?.({ firstByteMs: result.firstByteMs ?? result.elapsedMs, elapsedMs: result.elapsedMs });
   return normalize(result.stdout, root).replace(/\s+$/, "");
 }
 
@@ -100,8 +105,9 @@ async function exec(command, root) {
   return `${output}${output ? "\n" : ""}(exit status ${result.status})`;
 }
 
-/** The lines that belong between a block's markers; throws an Error saying what went wrong. */
-export async function generate({ kind, args }, root) {
+/** The lines that belong between a block's markers; throws an Error saying what went wrong. A `run` block also
+ * reports its demo's times to `onTiming`. */
+export async function generate({ kind, args }, root, { onTiming } = {}) {
   switch (kind) {
     case "code":
       return code(args, root);
@@ -113,7 +119,7 @@ export async function generate({ kind, args }, root) {
     case "stat":
       return fenced(await runner(args, ["--diff", "--stat"], root), "text");
     case "run":
-      return fenced(await runner(args, [], root), "text");
+      return fenced(await runner(args, [], root, onTiming), "text");
     case "wire":
       return fenced(await runner(args, ["--wire"], root), "text");
     case "exec":

@@ -9,14 +9,16 @@ export const SIDECAR = "docs/.generated.json";
 export const keyOf = (block) => `${block.kind} ${block.args}`;
 export const bodyDigest = (lines) => createHash("sha256").update(lines.join("\n")).digest("hex");
 const isDigest = (value) => typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
+const isTiming = (value) => ["firstByte", "end", "bareMs"].every((name) => Number.isFinite(value?.[name]));
 
-/** The recorded entries by marker (`{ inputs, body }`); a missing or unreadable file records nothing. */
+/** The recorded entries by marker (`{ inputs, body, timing? }`); a missing or unreadable file records nothing. */
 export function readSidecar(root) {
   const file = path.join(root, SIDECAR);
   if (!existsSync(file)) return new Map();
   try {
     const { blocks } = JSON.parse(readFileSync(file, "utf8"));
-    return new Map(Object.entries(blocks).filter(([, entry]) => isDigest(entry?.inputs) && isDigest(entry?.body)));
+    const valid = Object.entries(blocks).filter(([, entry]) => isDigest(entry?.inputs) && isDigest(entry?.body));
+    return new Map(valid.map(([key, { inputs, body, timing }]) => [key, { inputs, body, ...(isTiming(timing) && { timing }) }]));
   } catch {
     return new Map();
   }
@@ -27,7 +29,7 @@ export function writeSidecar(root, entries) {
   const file = path.join(root, SIDECAR);
   if (entries.size === 0 && !existsSync(file)) return;
   const sorted = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const blocks = Object.fromEntries(sorted.map(([key, { inputs, body }]) => [key, { inputs, body }]));
+  const blocks = Object.fromEntries(sorted.map(([key, { inputs, body, timing }]) => [key, { inputs, body, timing }]));
   const text = `${JSON.stringify({ blocks }, null, 2)}\n`;
   mkdirSync(path.dirname(file), { recursive: true });
   if (!existsSync(file) || readFileSync(file, "utf8") !== text) writeFileSync(file, text);
@@ -53,16 +55,18 @@ export function planBlocks(blocks, recorded, inputsOf) {
 }
 
 /**
- * The entries docs:sync records after generating: each marker with a digest and a body, including accepted ones.
+ * The entries docs:sync records after generating: each marker with a digest and a body, including accepted ones,
+ * and a demo's timing: the new one when it ran, the recorded one when it was accepted.
  * `all` says the docs read were all of them, so markers in no doc are dropped; otherwise they are kept.
  */
 export function nextEntries(plans, resultOf, recorded, { all }) {
   const next = all ? new Map() : new Map(recorded);
   for (const [key, plan] of plans) {
     const result = resultOf(key);
+    const timing = result?.accepted ? recorded.get(key)?.timing : result?.timing;
     next.delete(key);
     if (plan.digest !== undefined && result && !result.error) {
-      next.set(key, { inputs: plan.digest, body: bodyDigest(result.body) });
+      next.set(key, { inputs: plan.digest, body: bodyDigest(result.body), ...(timing && { timing }) });
     }
   }
   return next;

@@ -145,3 +145,32 @@ describe("docs:sync with docs/.generated.json", { timeout: SLOW }, () => {
     expect(ran()).toEqual(["clock", "other", "clock"]);
   });
 });
+
+describe("demo times in docs/.generated.json", { timeout: SLOW }, () => {
+  // A step the inputs reader can find, and a runner that answers at once: sync times it, check warns from the record.
+  function demoRoot() {
+    const root = tempDir();
+    write(root, "steps/01-x/lesson.json", '{"title":"x","changes":[]}\n');
+    write(root, "steps/01-x/src/main.ts", "export {};\n");
+    write(root, "steps/run.mjs", 'console.log("demo of step " + process.argv[2]);\n');
+    write(root, "docs/01-x.md", "# X\n<!-- gen run 1 -->\n<!-- /gen -->\n");
+    return root;
+  }
+
+  it("are recorded by sync and warned about by check when over a target", () => {
+    const root = demoRoot();
+    expect(docs(root, "sync").status).toBe(0);
+    const { timing } = sidecar(root)["run 1"];
+    expect(timing.bareMs).toBeGreaterThan(0);
+    expect(timing.firstByte).toBeGreaterThan(0);
+    expect(timing.end).toBeGreaterThanOrEqual(timing.firstByte);
+
+    const record = JSON.parse(read(root, "docs/.generated.json"));
+    record.blocks["run 1"].timing = { firstByte: 9, end: 20, bareMs: 500 };
+    write(root, "docs/.generated.json", JSON.stringify(record));
+    const check = docs(root, "check");
+    expect(check.status).toBe(0);
+    expect(check.output).toContain("warning: demo of step 1: first byte at 9x a bare start (target 2x), end at 20x");
+    expect(check.output).toContain("0 commands run, 1 accepted unchanged");
+  });
+});
