@@ -100,7 +100,7 @@ provider.use(async (ctx, next) => {
   await next();
 });
 const callback = provider.callback();
-// This server approves without asking, so a web page must not reach it through DNS rebinding: chapter 24's local-only
+// This server approves without asking, so a web page must not reach it through DNS rebinding: the local-only
 // check comes first. A target URL cannot parse gets 400 here, as the library would answer it with 500 and a stack trace.
 const refuse = (response: ServerResponse, status: number, description: string) =>
   void response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_request", error_description: description }));
