@@ -76,8 +76,8 @@ function refuse(response: ServerResponse, status: number, message: string): void
   response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
 }
 
-// The path of an origin-form target ("/mcp?x"), or undefined: new URL throws on targets such as `//%` or `//[`, and a
-// full URL or `*` is no path. Either is the client's mistake, answered 400 instead of ending the process.
+// The path of an origin-form target ("/mcp?x"), or undefined, answered 400 instead of ending the process: new URL throws
+// on `//%` or `//[`, and a full URL or `*` is not served (RFC 9112 lets a server take a full URL; MCP clients send none).
 const pathOf = (target = "/") => (target.startsWith("/") && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
 
 /** Trust in order: where a request comes from, its path, the room to read its body; then `mcp`, the MCP handler. */
