@@ -1,7 +1,7 @@
 // The least a bridge can do, for comparison: `http-least-bridge.ts -- <stdio server command…>` starts one stdio server,
-// writes each POSTed body to it as it came, and sends each line the server writes back to the POST whose id it answers.
-// No checks, no sessions, no bounds, no streams, no care for a bad peer: what this row costs, any Streamable HTTP bridge
-// in front of a stdio server costs in node; what the tutorial's bridge costs beyond it is what its lesson adds.
+// writes each POSTed body to it and each line it writes back to the POST whose id it answers. No checks, no sessions, no
+// bounds, no streams, no care for a bad peer beyond a 400 for a body that is no JSON: what this row costs, any Streamable
+// HTTP bridge in front of a stdio server costs in node; what the tutorial's bridge costs beyond it is what its lesson adds.
 import { spawn } from "node:child_process";
 import { createServer, type ServerResponse } from "node:http";
 
@@ -28,8 +28,13 @@ const http = createServer((request, response) => {
   request.on("data", (chunk: Buffer) => chunks.push(chunk));
   request.on("end", () => {
     const body = Buffer.concat(chunks);
-    const { id, method } = JSON.parse(body.toString("utf8"));
-    if (id !== undefined && method !== undefined) waiting.set(JSON.stringify(id), response);
+    let message;
+    try {
+      message = JSON.parse(body.toString("utf8"));
+    } catch {
+      return void response.writeHead(400).end(); // the one care it takes: a body that is no JSON does not end it
+    }
+    if (message?.id !== undefined && message.method !== undefined) waiting.set(JSON.stringify(message.id), response);
     else response.writeHead(202, headers).end(); // a notification, or an answer: nothing comes back
     child.stdin.write(Buffer.concat([body, NEWLINE]));
   });

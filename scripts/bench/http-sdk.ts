@@ -1,21 +1,29 @@
-// The SDK rows' server: the tutorial's McpServer factory behind createMcpHandler and toNodeHandler, with step 24's
-// localhost guards, in the response mode asked for. `http-sdk.ts json|sse`; prints `listening on URL` on stderr.
-import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+// The SDK rows' server: the tutorial's McpServer factory behind createMcpHandler and toNodeHandler, behind step 24's
+// local-only check and bounds, in the response mode asked for. `http-sdk.ts json|sse`; prints `listening on URL` on stderr.
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 
 // @modelcontextprotocol/node is installed for chapter 24, not for the scripts (a new dependency would change the
-// lockfile, which every docs block depends on): it is found from chapter 24's server, as the ES module build.
-type Guard = (request: IncomingMessage, response: ServerResponse) => boolean;
+// lockfile, which every docs block depends on): it is found from chapter 24's server, as the ES module build. Its
+// local-only.ts and limits.ts are found beside that server, so that these rows pay for the same checks.
+const server24 = roleProgram("SDK server over HTTP");
 interface NodeAdapter {
   toNodeHandler(handler: { fetch(request: Request): Promise<Response> }): (request: IncomingMessage, response: ServerResponse) => Promise<void>;
-  localhostHostValidation(): Guard;
-  localhostOriginValidation(): Guard;
 }
-const adapterFile = createRequire(roleProgram("SDK server over HTTP")).resolve("@modelcontextprotocol/node").replace(/\.cjs$/, ".mjs");
-const { toNodeHandler, localhostHostValidation, localhostOriginValidation } = (await import(pathToFileURL(adapterFile).href)) as NodeAdapter;
+const adapterFile = createRequire(server24).resolve("@modelcontextprotocol/node").replace(/\.cjs$/, ".mjs");
+const { toNodeHandler } = (await import(pathToFileURL(adapterFile).href)) as NodeAdapter;
+type Refusal = { status: number; message: string } | undefined;
+interface Limits {
+  TIMEOUTS: ServerOptions;
+  boundConnections(server: Server): void;
+  BodyBudget: new () => { admit(request: IncomingMessage, response: ServerResponse): Refusal };
+}
+const beside = (file: string) => new URL(file, pathToFileURL(server24)).href;
+const { checkLocal } = (await import(beside("./local-only.ts"))) as { checkLocal: (request: IncomingMessage) => Refusal };
+const { BodyBudget, boundConnections, TIMEOUTS } = (await import(beside("./limits.ts"))) as Limits;
 
 const responseMode = process.argv[2];
 if (responseMode !== "json" && responseMode !== "sse") {
@@ -28,12 +36,32 @@ const factory = (await import(roleProgram("SDK server over HTTP, its McpServer f
 // As step 24 serves it, but with the response mode fixed: "json" never streams, "sse" always does.
 const handler = createMcpHandler(factory.createServer, { responseMode, onerror: (error) => console.error(`[sdk] ${error.message}`) });
 const mcp = toNodeHandler(handler);
-const [localHost, localOrigin] = [localhostHostValidation(), localhostOriginValidation()];
-const http = createHttpServer((request, response) => {
-  if (!localHost(request, response) || !localOrigin(request, response)) return;
-  if (new URL(request.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void response.writeHead(404).end();
-  void mcp(request, response);
+const bodies = new BodyBudget();
+function refuse(response: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
+}
+const pathOf = (target = "/") => (target.startsWith("/") && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
+function fail(response: ServerResponse, error: Error): void {
+  console.error(`[sdk] request failed: ${error.message}`);
+  if (response.headersSent) response.destroy();
+  else refuse(response, 500, "Internal error");
+}
+const http = createHttpServer(TIMEOUTS, (request, response) => {
+  try {
+    const local = checkLocal(request);
+    if (local) return refuse(response, local.status, local.message);
+    const path = pathOf(request.url);
+    if (path === undefined) return refuse(response, 400, "Bad Request: the request-target is not a path");
+    if (path !== "/mcp") return void response.writeHead(404).end();
+    const full = bodies.admit(request, response);
+    if (full) return refuse(response, full.status, full.message);
+    mcp(request, response).catch((error: Error) => fail(response, error));
+  } catch (error) {
+    fail(response, error as Error);
+  }
 });
+boundConnections(http);
 //#endregion
 
 http.listen(0, "127.0.0.1", () => console.error(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`));

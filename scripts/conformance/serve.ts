@@ -2,8 +2,8 @@
 // requests, a GET stream and DELETE) and 2026-07-28 traffic statelessly; or over stdio. It takes the tutorial's McpServer
 // factory as an argument, so that the harness can bundle it with the role's module named at build time.
 import { randomUUID } from "node:crypto";
-import { createServer as createHttpServer } from "node:http";
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { toNodeHandler } from "@modelcontextprotocol/node";
 import {
   createMcpHandler,
   isLegacyRequest,
@@ -58,16 +58,51 @@ async function serveLegacy(createEverything: Factory, request: Request): Promise
 //#endregion
 
 //#region http
+// The tutorial's Host and Origin rule, as chapter 24's local-only.ts has it (the harness is bundled from here, and names
+// no step folder): this machine's three names, parsed as host[:port] by hand, as URL would let "evil.com@localhost" in.
+const LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
+function isLocalHost(host: string): boolean {
+  const match = LOCAL_HOST.exec(host);
+  const port = Number(match?.[1] ?? 1);
+  return match !== null && port >= 1 && port <= 65535;
+}
+const isLocalOrigin = (origin: string) => /^https?:\/\//i.test(origin) && isLocalHost(origin.replace(/^https?:\/\//i, ""));
+const pathOf = (target = "/") => (target.startsWith("/") && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
+
+function refuse(response: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
+}
+
+/** Why `request` is refused before the MCP handler sees it, or undefined. */
+function refusal(request: IncomingMessage): [number, string] | undefined {
+  const hosts = request.headersDistinct.host ?? [];
+  if (hosts.length !== 1) return [400, "Bad Request: a request needs exactly one Host header"];
+  if (!isLocalHost(hosts[0]!)) return [403, `Invalid Host: ${hosts[0]}`];
+  if (request.headers.origin !== undefined && !isLocalOrigin(request.headers.origin)) return [403, `Invalid Origin: ${request.headers.origin}`];
+  const path = pathOf(request.url);
+  if (path === undefined) return [400, "Bad Request: the request-target is not a path"];
+  return path === "/mcp" ? undefined : [404, "Not Found"];
+}
+
 function serveHttp(createEverything: Factory, port: number): void {
   const onerror = (error: Error) => console.error(`[everything] ${error.message}`);
   const modern = createMcpHandler(createEverything, { legacy: "reject", onerror });
   const mcp = toNodeHandler({ fetch: async (request) => ((await isLegacyRequest(request)) ? serveLegacy(createEverything, request) : modern.fetch(request)) }, { onerror });
-  const localHost = localhostHostValidation();
-  const localOrigin = localhostOriginValidation();
+  // Any throw becomes a 500 and a line on stderr: the suite's next scenario finds the server still serving.
+  const fail = (response: ServerResponse, error: Error) => {
+    onerror(error);
+    if (response.headersSent) response.destroy();
+    else refuse(response, 500, "Internal error");
+  };
   const http = createHttpServer((request, response) => {
-    if (!localHost(request, response) || !localOrigin(request, response)) return;
-    if (new URL(request.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void response.writeHead(404).end();
-    void mcp(request, response);
+    try {
+      const refused = refusal(request);
+      if (refused) return refuse(response, ...refused);
+      mcp(request, response).catch((error: Error) => fail(response, error));
+    } catch (error) {
+      fail(response, error as Error);
+    }
   });
   http.listen(port, "127.0.0.1", () => console.error(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`));
   const stop = async () => {

@@ -3,7 +3,7 @@
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -152,5 +152,56 @@ describe("servers that fail", () => {
     expect(manager.status()[0]!.state).toBe("ready"); // a failed request is not a dead server: nothing to restart
     back.close();
     await manager.closeAll();
+  });
+});
+
+describe("the fixture server keeps serving, whatever a client sends", () => {
+  // Written byte by byte on a socket: fetch and node's http client would not send a forged Host or a broken target.
+  const rawRequest = (head: string, body = "") =>
+    new Promise<{ status: number; body: string }>((resolve) => {
+      const socket = connect(Number(new URL(remote.url).port), "127.0.0.1", () => socket.write(`${head}\r\nconnection: close\r\n\r\n${body}`));
+      let answer = "";
+      socket.setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
+      socket.on("error", () => {}).on("close", () => resolve({ status: Number(answer.slice(9, 12)), body: answer.slice(answer.indexOf("\r\n\r\n") + 4) }));
+    });
+  const ping = (...headers: string[]) => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    const head = ["POST /mcp HTTP/1.1", "content-type: application/json", "accept: application/json, text/event-stream", `authorization: Bearer ${TOKEN}`, `content-length: ${body.length}`];
+    return rawRequest([...head, ...headers].join("\r\n"), body);
+  };
+  const message = (body: string) => (JSON.parse(body) as { error: { message: string } }).error.message;
+
+  test.each([
+    ["localhost", 200, ""],
+    ["LOCALHOST:3000", 200, ""],
+    ["[::1]:8080", 200, ""],
+    ["127.0.0.1", 200, ""],
+    ["evil.com@localhost", 403, "Invalid Host: evil.com@localhost"],
+    ["localhost.", 403, "Invalid Host: localhost."],
+    ["localhost.evil.com", 403, "Invalid Host: localhost.evil.com"],
+    ["127.0.0.2", 403, "Invalid Host: 127.0.0.2"],
+    ["[0:0:0:0:0:0:0:1]", 403, "Invalid Host: [0:0:0:0:0:0:0:1]"],
+    ["localhost:99999", 403, "Invalid Host: localhost:99999"],
+    ["", 403, "Invalid Host: "],
+  ])("Host %j: %d", async (host, status, refusal) => {
+    const answer = await ping(`host: ${host}`);
+    expect([answer.status, status === 200 ? "" : message(answer.body)]).toEqual([status, refusal]);
+    expect((await ping("host: 127.0.0.1")).status).toBe(200);
+  });
+
+  test.each([
+    ["Origin: null", 403, "Invalid Origin: null", ["host: localhost", "origin: null"]],
+    ["Origin: http://evil.com@localhost", 403, "Invalid Origin: http://evil.com@localhost", ["host: localhost", "origin: http://evil.com@localhost"]],
+    ["two Host headers", 400, "Bad Request: a request needs exactly one Host header", ["host: localhost", "host: evil.example"]],
+  ])("%s: %d", async (_name, status, refusal, headers) => {
+    const answer = await ping(...headers);
+    expect([answer.status, message(answer.body)]).toEqual([status, refusal]);
+    expect((await ping("host: 127.0.0.1", "origin: http://localhost:5173")).status).toBe(200);
+  });
+
+  test.each(["//%", "//[", "//:99999", "http://["])("GET %s: 400, not a crash", async (target) => {
+    const answer = await rawRequest(`GET ${target} HTTP/1.1\r\nhost: localhost`);
+    expect([answer.status, message(answer.body)]).toEqual([400, "Bad Request: the request-target is not a path"]);
+    expect((await ping("host: 127.0.0.1")).status).toBe(200);
   });
 });

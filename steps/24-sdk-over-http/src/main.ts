@@ -47,7 +47,7 @@ for (const [label, mode] of modes) {
 //#endregion
 
 //#region refusals
-// Chapter 23's bridge refused these by hand; here the SDK's pieces do. node's http module sends the headers it is told.
+// Chapter 23's bridge refused these by hand; here local-only.ts and the SDK do. node's http module sends any header.
 const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
 const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
@@ -66,6 +66,7 @@ function send(what: string, method: string, headers: Record<string, string>, bod
   });
 }
 await send("POST with Host: evil.example", "POST", { ...json, host: "evil.example" }, ping);
+await send("POST with Host: evil.example@localhost", "POST", { ...json, host: "evil.example@localhost" }, ping);
 await send("POST with Origin: https://evil.example", "POST", { ...json, origin: "https://evil.example" }, ping);
 await send("POST as text/plain", "POST", { ...json, "content-type": "text/plain" }, ping);
 await send("POST accepting only application/json", "POST", { ...json, accept: "application/json" }, ping);

@@ -2,11 +2,13 @@
 // and by plain requests that it must refuse, then stopped by each signal with a call still streaming.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { connect as connectSocket } from "node:net";
 import { request as httpRequest, type OutgoingHttpHeaders } from "node:http";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport, type ClientOptions } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { testHostileRequests } from "./test/hostile-requests.ts";
 
 const program = fileURLToPath(new URL("./server.ts", import.meta.url));
 type Mode = NonNullable<ClientOptions["versionNegotiation"]>["mode"];
@@ -79,7 +81,7 @@ describe("bad requests get the status the specification names, and the server ke
   const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
   it.each([
     ["a foreign Host", "POST", { ...json, host: "evil.example" }, ping, 403, -32000, "Invalid Host: evil.example"],
-    ["a foreign Origin", "POST", { ...json, origin: "https://evil.example" }, ping, 403, -32000, "Invalid Origin: evil.example"],
+    ["a foreign Origin", "POST", { ...json, origin: "https://evil.example" }, ping, 403, -32000, "Invalid Origin: https://evil.example"],
     ["text/plain", "POST", { ...json, "content-type": "text/plain" }, ping, 415, -32000, "Content-Type must be application/json"],
     ["an Accept without text/event-stream", "POST", { ...json, accept: "application/json" }, ping, 406, -32000, "must accept both"],
     ["malformed JSON", "POST", json, '{"jsonrpc":', 400, -32700, "Parse error"],
@@ -101,6 +103,18 @@ describe("bad requests get the status the specification names, and the server ke
     expect(allowed.status).toBe(200);
     expect((await raw(server.url.replace("/mcp", "/other"), "POST", json, ping)).status).toBe(404);
   });
+});
+
+testHostileRequests(() => server.url);
+
+describe("slow requests", () => {
+  it("answers 408 and closes a connection whose headers do not arrive within the headers timeout", async () => {
+    const socket = connectSocket(Number(new URL(server.url).port), "127.0.0.1", () => socket.write("POST /mcp HTTP/1.1\r\nhost: localhost\r\n"));
+    let text = "";
+    socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+    await once(socket, "close");
+    expect(text).toMatch(/^HTTP\/1\.1 408 Request Timeout/);
+  }, 15_000);
 });
 
 describe("starting and stopping", () => {

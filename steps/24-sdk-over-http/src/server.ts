@@ -1,8 +1,10 @@
 // Step 24: an McpServer served over Streamable HTTP with the SDK's own pieces, on node's http module.
-// `server.ts [--port N]`. createMcpHandler answers both eras; the localhost guards stand in front of it.
-import { createServer as createHttpServer } from "node:http";
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
+// `server.ts [--port N]`. createMcpHandler answers both eras; local-only.ts and limits.ts stand in front of it.
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
+import { BodyBudget, boundConnections, TIMEOUTS } from "./limits.ts";
+import { checkLocal } from "./local-only.ts";
 import { createServer } from "./mcp-server.ts";
 
 //#region arguments
@@ -16,19 +18,49 @@ if (!(port >= 0 && port < 65536)) {
 }
 //#endregion
 
+//#region requests
+// A refusal in the shape of the SDK's own: a JSON-RPC error with id null. The connection closes, so no body is read.
+function refuse(response: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
+}
+
+// The path of an origin-form target ("/mcp?x"), or undefined, answered 400 instead of ending the process: new URL throws
+// on `//%` or `//[`, and a full URL or `*` is not served (RFC 9112 lets a server take a full URL; MCP clients send none).
+const pathOf = (target = "/") => (target.startsWith("/") && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
+
+/** Trust in order: where a request comes from, its path, the room to read its body; then `mcp`, the MCP handler. */
+function listener(name: string, mcp: (request: IncomingMessage, response: ServerResponse) => Promise<void>): RequestListener {
+  const bodies = new BodyBudget();
+  // Whatever throws becomes a 500 and one line on stderr: no stack reaches the client, and the process keeps serving.
+  const fail = (response: ServerResponse, error: Error) => {
+    console.error(`[${name}] request failed: ${error.message}`);
+    if (response.headersSent) response.destroy();
+    else refuse(response, 500, "Internal error");
+  };
+  return (request, response) => {
+    try {
+      const local = checkLocal(request);
+      if (local) return refuse(response, local.status, local.message);
+      const path = pathOf(request.url);
+      if (path === undefined) return refuse(response, 400, "Bad Request: the request-target is not a path");
+      if (path !== "/mcp") return void response.writeHead(404).end();
+      const full = bodies.admit(request, response);
+      if (full) return refuse(response, full.status, full.message);
+      mcp(request, response).catch((error: Error) => fail(response, error));
+    } catch (error) {
+      fail(response, error as Error);
+    }
+  };
+}
+//#endregion
+
 //#region serve
 // A 2026-07-28 request is served as it comes; a 2025-era one statelessly, by a fresh McpServer per request.
 const handler = createMcpHandler(createServer, { onerror: (error) => console.error(`[server] ${error.message}`) });
 const mcp = toNodeHandler(handler);
-// Each guard answers 403 itself and returns false: a foreign Host (DNS rebinding) or a web page's foreign Origin.
-const localHost = localhostHostValidation();
-const localOrigin = localhostOriginValidation();
-
-const http = createHttpServer((request, response) => {
-  if (!localHost(request, response) || !localOrigin(request, response)) return;
-  if (new URL(request.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void response.writeHead(404).end();
-  void mcp(request, response);
-});
+const http = createHttpServer(TIMEOUTS, listener("server", mcp));
+boundConnections(http);
 http.on("error", (error) => {
   console.error(`cannot listen: ${error.message}`);
   process.exit(1);

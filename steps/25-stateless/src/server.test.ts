@@ -11,6 +11,7 @@ import { McpServer as LegacyMcpServer } from "@modelcontextprotocol/sdk/server/m
 import { StreamableHTTPServerTransport as LegacyHttpTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
+import { testHostileRequests } from "./test/hostile-requests.ts";
 
 const program = fileURLToPath(new URL("./server.ts", import.meta.url));
 type Mode = NonNullable<ClientOptions["versionNegotiation"]>["mode"];
@@ -191,6 +192,8 @@ describe("2025-era clients get sessions", () => {
     expect(own.stderr).toContain("[server] SIGTERM: closing 32 session(s)");
   });
 });
+
+testHostileRequests(() => server.url);
 
 describe("the HTTP layer", () => {
   const ping = JSON.stringify(PING);

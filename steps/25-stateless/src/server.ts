@@ -1,8 +1,10 @@
 // Step 25: both eras on one endpoint. 2026-07-28 requests are served statelessly by createMcpHandler; 2025-era
 // clients get sessions again, so the server can ask them questions. `server.ts [--port N]`.
-import { createServer as createHttpServer } from "node:http";
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
+import { BodyBudget, boundConnections, TIMEOUTS } from "./limits.ts";
+import { checkLocal } from "./local-only.ts";
 import { createServer } from "./mcp-server.ts";
 import { Sessions } from "./sessions.ts";
 
@@ -17,6 +19,43 @@ if (!(port >= 0 && port < 65536)) {
 }
 //#endregion
 
+//#region requests
+// A refusal in the shape of the SDK's own: a JSON-RPC error with id null. The connection closes, so no body is read.
+function refuse(response: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
+}
+
+// The path of an origin-form target ("/mcp?x"), or undefined, answered 400 instead of ending the process: new URL throws
+// on `//%` or `//[`, and a full URL or `*` is not served (RFC 9112 lets a server take a full URL; MCP clients send none).
+const pathOf = (target = "/") => (target.startsWith("/") && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
+
+/** Trust in order: where a request comes from, its path, the room to read its body; then `mcp`, the MCP handler. */
+function listener(name: string, mcp: (request: IncomingMessage, response: ServerResponse) => Promise<void>): RequestListener {
+  const bodies = new BodyBudget();
+  // Whatever throws becomes a 500 and one line on stderr: no stack reaches the client, and the process keeps serving.
+  const fail = (response: ServerResponse, error: Error) => {
+    console.error(`[${name}] request failed: ${error.message}`);
+    if (response.headersSent) response.destroy();
+    else refuse(response, 500, "Internal error");
+  };
+  return (request, response) => {
+    try {
+      const local = checkLocal(request);
+      if (local) return refuse(response, local.status, local.message);
+      const path = pathOf(request.url);
+      if (path === undefined) return refuse(response, 400, "Bad Request: the request-target is not a path");
+      if (path !== "/mcp") return void response.writeHead(404).end();
+      const full = bodies.admit(request, response);
+      if (full) return refuse(response, full.status, full.message);
+      mcp(request, response).catch((error: Error) => fail(response, error));
+    } catch (error) {
+      fail(response, error as Error);
+    }
+  };
+}
+//#endregion
+
 //#region serve
 // The modern handler refuses what it does not serve; isLegacyRequest is the SDK's own test for which era a request is.
 const modern = createMcpHandler(createServer, { legacy: "reject", onerror: (error) => console.error(`[server] ${error.message}`) });
@@ -24,14 +63,8 @@ const sessions = new Sessions(createServer);
 const mcp = toNodeHandler({
   fetch: async (request) => ((await isLegacyRequest(request)) ? sessions.handle(request) : modern.fetch(request)),
 });
-const localHost = localhostHostValidation();
-const localOrigin = localhostOriginValidation();
-
-const http = createHttpServer((request, response) => {
-  if (!localHost(request, response) || !localOrigin(request, response)) return;
-  if (new URL(request.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void response.writeHead(404).end();
-  void mcp(request, response);
-});
+const http = createHttpServer(TIMEOUTS, listener("server", mcp));
+boundConnections(http);
 http.on("error", (error) => {
   console.error(`cannot listen: ${error.message}`);
   process.exit(1);

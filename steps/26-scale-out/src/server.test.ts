@@ -9,6 +9,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { leftInGroups } from "./groups.ts";
+import { testHostileRequests } from "./test/hostile-requests.ts";
 
 const program = fileURLToPath(new URL("./server.ts", import.meta.url));
 vi.setConfig({ testTimeout: 60_000 }); // a cluster of tsx processes starts slowly on a loaded machine
@@ -115,6 +116,9 @@ describe("changes reach listeners in every worker", () => {
     await listener.close();
   });
 });
+
+// Each worker has its own bounds; a request that once ended a worker ended the whole cluster.
+testHostileRequests(() => server.url, { workers: 2 });
 
 describe.concurrent("starting and stopping", () => {
   it.each([[["--workers", "17"]], [["--threads", "2"]], [["--workers"]], [["--port", "1e3"]]])("refuses %j with its usage and exit 64", async (args) => {

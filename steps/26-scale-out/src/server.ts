@@ -3,13 +3,15 @@
 // `server.ts [--port N] [--workers N]`.
 import cluster from "node:cluster";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer } from "node:http";
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
 import { BOARD_URI } from "./board.ts";
 import { ClusterEventBus, relayEvents } from "./bus.ts";
+import { BodyBudget, boundConnections, TIMEOUTS } from "./limits.ts";
+import { checkLocal } from "./local-only.ts";
 import { createServer } from "./mcp-server.ts";
 import { Sessions } from "./sessions.ts";
 
@@ -67,6 +69,44 @@ function primary(): void {
 }
 //#endregion
 
+//#region requests
+// A refusal in the shape of the SDK's own: a JSON-RPC error with id null. The connection closes, so no body is read.
+function refuse(response: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
+}
+
+// The path of an origin-form target ("/mcp?x"), or undefined, answered 400 instead of ending the process: new URL throws
+// on `//%` or `//[`, and a full URL or `*` is not served (RFC 9112 lets a server take a full URL; MCP clients send none).
+const pathOf = (target = "/") => (target.startsWith("/") && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
+
+/** Trust in order: where a request comes from, its path, the room to read its body; then `mcp`, the MCP handler. */
+function listener(name: string, mcp: (request: IncomingMessage, response: ServerResponse) => Promise<void>): RequestListener {
+  const bodies = new BodyBudget();
+  // Whatever throws becomes a 500 and one line on stderr: no stack reaches the client, and the process keeps serving.
+  const fail = (response: ServerResponse, error: Error) => {
+    console.error(`[${name}] request failed: ${error.message}`);
+    if (response.headersSent) response.destroy();
+    else refuse(response, 500, "Internal error");
+  };
+  return (request, response) => {
+    try {
+      response.setHeader("x-served-by", name); // for the demo: which process answered
+      const local = checkLocal(request);
+      if (local) return refuse(response, local.status, local.message);
+      const path = pathOf(request.url);
+      if (path === undefined) return refuse(response, 400, "Bad Request: the request-target is not a path");
+      if (path !== "/mcp") return void response.writeHead(404).end();
+      const full = bodies.admit(request, response);
+      if (full) return refuse(response, full.status, full.message);
+      mcp(request, response).catch((error: Error) => fail(response, error));
+    } catch (error) {
+      fail(response, error as Error);
+    }
+  };
+}
+//#endregion
+
 //#region worker
 function worker(): void {
   const name = `worker ${cluster.worker!.id}`;
@@ -77,15 +117,8 @@ function worker(): void {
   const mcp = toNodeHandler({
     fetch: async (request) => ((await isLegacyRequest(request)) ? sessions.handle(request) : modern.fetch(request)),
   });
-  const localHost = localhostHostValidation();
-  const localOrigin = localhostOriginValidation();
-
-  const http = createHttpServer((request, response) => {
-    response.setHeader("x-served-by", name); // for the demo: which process answered
-    if (!localHost(request, response) || !localOrigin(request, response)) return;
-    if (new URL(request.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void response.writeHead(404).end();
-    void mcp(request, response);
-  });
+  const http = createHttpServer(TIMEOUTS, listener(name, mcp));
+  boundConnections(http);
   http.on("error", (error) => {
     console.error(`[${name}] cannot listen: ${error.message}`);
     process.exit(1);

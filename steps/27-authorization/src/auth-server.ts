@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
 import { calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
 import type { Configuration } from "oidc-provider";
+import { checkLocal } from "./local-only.ts";
 
 //#region arguments
 // tokenTtl: the access tokens' lifetime in seconds; the demo makes it short, to show a refresh.
@@ -99,8 +100,15 @@ provider.use(async (ctx, next) => {
   await next();
 });
 const callback = provider.callback();
+// This server approves without asking, so a web page must not reach it through DNS rebinding: the local-only
+// check comes first. A target URL cannot parse gets 400 here, as the library would answer it with 500 and a stack trace.
+const refuse = (response: ServerResponse, status: number, description: string) =>
+  void response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_request", error_description: description }));
 http.on("request", (request: IncomingMessage, response: ServerResponse) => {
-  if (!request.url?.startsWith("/interaction/")) return void callback(request, response);
+  const local = checkLocal(request);
+  if (local) return refuse(response, local.status, local.message);
+  if (!request.url?.startsWith("/") || !URL.canParse(request.url, issuer)) return refuse(response, 400, "the request-target is not a path");
+  if (!request.url.startsWith("/interaction/")) return void callback(request, response);
   approve(provider, request, response).catch((error: Error) => response.writeHead(400).end(error.message));
 });
 //#endregion

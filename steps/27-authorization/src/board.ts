@@ -1,11 +1,13 @@
 // A message board every worker shares: state that belongs to the application, kept where all processes reach it
 // (a file here; a database in production). post_message appends to it, and board://messages reads the latest.
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, renameSync, statSync } from "node:fs";
 import type { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 
 export const BOARD_URI = "board://messages";
 const SHOWN = 20;
+/** Past this size the board starts a new file (the old one kept as `<file>.1`), so that a read never costs more. */
+export const MAX_BOARD_BYTES = 256 * 1024;
 
 export interface Board {
   file: string;
@@ -13,7 +15,8 @@ export interface Board {
   changed: () => void;
 }
 
-const latest = (file: string) => readFileSync(file, "utf8").split("\n").filter(Boolean).slice(-SHOWN);
+// a+ makes the file anew when a post has just moved it; until posts come, the board shows fewer messages.
+const latest = (file: string) => readFileSync(file, { encoding: "utf8", flag: "a+" }).split("\n").filter(Boolean).slice(-SHOWN);
 
 export function registerBoard(server: McpServer, board: Board): void {
   server.registerTool(
@@ -21,6 +24,8 @@ export function registerBoard(server: McpServer, board: Board): void {
     { description: "Posts a message on the shared board.", inputSchema: z.strictObject({ text: z.string().min(1).max(500) }) },
     ({ text }) => {
       appendFileSync(board.file, `${JSON.stringify(text)}\n`); // one short append: whole lines, whichever worker writes
+      // Two workers may both find it over the bound: the second then moves a new, short file, and a few posts are lost.
+      if ((statSync(board.file, { throwIfNoEntry: false })?.size ?? 0) > MAX_BOARD_BYTES) renameSync(board.file, `${board.file}.1`);
       board.changed();
       return { content: [{ type: "text", text: "Posted." }] };
     },

@@ -3,6 +3,7 @@
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { once } from "node:events";
+import { connect } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type FetchLike, type StoredOAuthTokens } from "@modelcontextprotocol/client";
 import { decodeJwt } from "jose";
@@ -130,6 +131,22 @@ describe("starting and stopping the authorization server", () => {
       return [(await run.exited)[0], run.stderr];
     });
     for (const result of await Promise.all(runs)) expect(result).toEqual([64, ["usage: auth-server.ts [--port N] [--token-ttl SECONDS]"]]);
+  });
+
+  it("refuses a Host or a request-target it must not serve, and keeps serving", async () => {
+    const raw = (head: string) =>
+      new Promise<number>((resolve) => {
+        const socket = connect(Number(new URL(auth.url).port), "127.0.0.1", () => socket.write(`${head}\r\nconnection: close\r\n\r\n`));
+        let answer = "";
+        socket.setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
+        socket.on("error", () => {}).on("close", () => resolve(Number(answer.slice(9, 12))));
+      });
+    const metadata = (host: string) => raw(`GET /.well-known/oauth-authorization-server HTTP/1.1\r\nhost: ${host}`);
+    const hosts = ["evil.example", "evil.com@localhost", "localhost.", "127.0.0.1:99999", "localhost\r\nhost: evil.example"];
+    expect(await Promise.all(hosts.map(metadata))).toEqual([403, 403, 403, 403, 400]);
+    const targets = ["//%", "//[", "//:99999", "http://[", "*"].map((target) => raw(`GET ${target} HTTP/1.1\r\nhost: 127.0.0.1`));
+    expect(await Promise.all(targets)).toEqual([400, 400, 400, 400, 400]);
+    expect([await metadata(new URL(auth.url).host), auth.child.exitCode]).toEqual([200, null]);
   });
 
   it("stops on SIGTERM with exit 0", async () => {

@@ -14,6 +14,8 @@ import {
 
 /** The one scope this server asks for: a token without it is refused with 403. */
 export const MCP_SCOPE = "mcp";
+/** How far ahead of this machine's clock the issuer's may run: a token issued later than that is refused. */
+export const CLOCK_TOLERANCE_SECONDS = 60;
 
 //#region discover
 /** The authorization server's RFC 8414 metadata, read once at start: it names the keys its tokens are signed with. */
@@ -41,10 +43,14 @@ export function jwtVerifier(issuer: OAuthMetadata, resource: URL): OAuthTokenVer
           issuer: issuer.issuer,
           audience: resource.href, // RFC 8707: a token the issuer minted for another server is refused here
           typ: "at+jwt", // an ID token signed by the same keys is not an access token
-          requiredClaims: ["exp"],
+          requiredClaims: ["exp", "sub"], // RFC 9068 §2.2: sub names the user, whom a session is bound to
         });
+        // jose compares iat with the clock only when a maximum age is set: a token "issued" in the future is refused here.
+        if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) {
+          throw new OAuthError(OAuthErrorCode.InvalidToken, "iat claim timestamp check failed (issued in the future)");
+        }
         const scopes = typeof payload.scope === "string" ? payload.scope.split(" ") : [];
-        return { token, clientId: String(payload.client_id), scopes, expiresAt: payload.exp, resource };
+        return { token, clientId: String(payload.client_id), scopes, expiresAt: payload.exp, resource, extra: { subject: payload.sub } };
       } catch (error) {
         // jose says what failed ('"exp" claim timestamp check failed'); a JWKS that cannot be fetched stays a 500.
         if (error instanceof errors.JOSEError && !(error instanceof errors.JWKSTimeout)) throw new OAuthError(OAuthErrorCode.InvalidToken, error.message.replaceAll('"', ""));

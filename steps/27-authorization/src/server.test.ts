@@ -7,7 +7,9 @@ import type { AddressInfo } from "node:net";
 import { Client, StreamableHTTPClientTransport, type ClientOptions } from "@modelcontextprotocol/client";
 import type { JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLOCK_TOLERANCE_SECONDS } from "./protected-resource.ts";
 import { startIssuer, type Issuer } from "./test/issuer.ts";
+import { testHostileRequests } from "./test/hostile-requests.ts";
 import { killAll, start, type Started } from "./test/programs.ts";
 
 type Mode = NonNullable<ClientOptions["versionNegotiation"]>["mode"];
@@ -61,6 +63,8 @@ describe("a request to /mcp needs a valid token from the issuer, for this server
     ["a bad signature (the issuer's kid, another key)", bearer({}, { forged: true }), 401, "signature verification failed"],
     ["an expired token", bearer({ iat: now() - 120, exp: now() - 60 }), 401, "exp claim timestamp check failed"],
     ["a token without exp", bearer({ exp: undefined }), 401, "missing required exp claim"],
+    ["a token issued a day from now (iat)", bearer({ iat: now() + 86_400 }), 401, "iat claim timestamp check failed (issued in the future)"],
+    ["a token without sub, the user it speaks for", bearer({ sub: undefined }), 401, "missing required sub claim"],
     ["a token for another resource (RFC 8707)", bearer({ aud: "http://127.0.0.1:3001/mcp" }), 401, "unexpected aud claim value"],
     ["a token from another issuer", bearer({ iss: "http://127.0.0.1:3002" }), 401, "unexpected iss claim value"],
     ["an ID token (typ JWT), not an access token", bearer({}, { typ: "JWT" }), 401, "unexpected typ JWT header value"],
@@ -92,6 +96,31 @@ describe("a request to /mcp needs a valid token from the issuer, for this server
   });
 });
 
+describe("a token's clock and owner", () => {
+  const initialize = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } } });
+  const as = async (claims: JWTPayload) => ({ ...json, authorization: `Bearer ${await issuer.mint({ aud: server.url, ...claims })}` });
+
+  it("accepts a token issued up to CLOCK_TOLERANCE_SECONDS ahead of this clock", async () => {
+    const answer = await raw(server.url, "POST", await as({ iat: Math.floor(Date.now() / 1000) + CLOCK_TOLERANCE_SECONDS - 10 }), initialize);
+    expect(answer.status).toBe(200);
+  });
+
+  it("keeps a 2025 session to the user and client that opened it: another's token finds no session (404), the owner's still does", async () => {
+    const opened = await raw(server.url, "POST", await as({ sub: "alice" }), initialize);
+    const session = { "mcp-session-id": String(opened.headers["mcp-session-id"]) };
+    expect([opened.status, session["mcp-session-id"]]).toEqual([200, expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    const inSession = async (claims: JWTPayload, method = "POST") => (await raw(server.url, method, { ...(await as(claims)), ...session }, method === "POST" ? ping : undefined)).status;
+    expect(await inSession({ sub: "bob" })).toBe(404);
+    expect(await inSession({ sub: "alice", client_id: "another-client" })).toBe(404);
+    expect(await inSession({ sub: "bob" }, "DELETE")).toBe(404);
+    expect(await inSession({ sub: "alice" })).toBe(200);
+    expect(await inSession({ sub: "alice" }, "DELETE")).toBe(200);
+    expect(await inSession({ sub: "alice" })).toBe(404);
+  });
+});
+
+testHostileRequests(() => server.url, { headers: () => [`authorization: Bearer ${token}`] });
+
 describe("with a valid token, the SDK client reaches it in every mode", () => {
   it.each([
     ["legacy", "legacy", "legacy", "2025-11-25"],
@@ -121,7 +150,7 @@ describe("bad requests get the status the specification names, and the server ke
   const auth = () => ({ ...json, authorization: `Bearer ${token}` });
   it.each([
     ["a foreign Host, no token", "POST", () => ({ ...json, host: "evil.example" }), ping, 403, -32000, "Invalid Host: evil.example"],
-    ["a foreign Origin, no token", "POST", () => ({ ...json, origin: "https://evil.example" }), ping, 403, -32000, "Invalid Origin: evil.example"],
+    ["a foreign Origin, no token", "POST", () => ({ ...json, origin: "https://evil.example" }), ping, 403, -32000, "Invalid Origin: https://evil.example"],
     ["text/plain", "POST", () => ({ ...auth(), "content-type": "text/plain" }), ping, 415, -32000, "Content-Type must be application/json"],
     ["an Accept without text/event-stream", "POST", () => ({ ...auth(), accept: "application/json" }), ping, 406, -32000, "must accept both"],
     ["malformed JSON", "POST", auth, '{"jsonrpc":', 400, -32700, "Parse error"],

@@ -3,14 +3,16 @@
 // it needs. `server.ts [--port N] [--workers N] --issuer URL`.
 import cluster from "node:cluster";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer } from "node:http";
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from "@modelcontextprotocol/node";
+import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
 import { BOARD_URI } from "./board.ts";
 import { ClusterEventBus, relayEvents } from "./bus.ts";
+import { BodyBudget, boundConnections, TIMEOUTS } from "./limits.ts";
+import { checkLocal } from "./local-only.ts";
 import { createServer } from "./mcp-server.ts";
 import { discoverIssuer, protectedResource } from "./protected-resource.ts";
 import { Sessions } from "./sessions.ts";
@@ -70,6 +72,43 @@ function primary(): void {
 }
 //#endregion
 
+//#region requests
+// A refusal in the shape of the SDK's own: a JSON-RPC error with id null. The connection closes, so no body is read.
+function refuse(response: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
+}
+
+// The path of an origin-form target ("/mcp?x"), or undefined, answered 400 instead of ending the process: new URL throws
+// on `//%` or `//[`, and a full URL or `*` is not served (RFC 9112 lets a server take a full URL; MCP clients send none).
+const pathOf = (target = "/") => (target.startsWith("/") && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
+
+/** Trust in order: where a request comes from, its path, the room to read its body; then `mcp`, the MCP handler. */
+function listener(name: string, mcp: (request: IncomingMessage, response: ServerResponse) => Promise<void>): RequestListener {
+  const bodies = new BodyBudget();
+  // Whatever throws becomes a 500 and one line on stderr: no stack reaches the client, and the process keeps serving.
+  const fail = (response: ServerResponse, error: Error) => {
+    console.error(`[${name}] request failed: ${error.message}`);
+    if (response.headersSent) response.destroy();
+    else refuse(response, 500, "Internal error");
+  };
+  return (request, response) => {
+    try {
+      response.setHeader("x-served-by", name); // for the demo: which process answered
+      const local = checkLocal(request);
+      if (local) return refuse(response, local.status, local.message);
+      // Which paths exist is protectedResource's to say: the MCP endpoint, and the metadata documents beside it.
+      if (pathOf(request.url) === undefined) return refuse(response, 400, "Bad Request: the request-target is not a path");
+      const full = bodies.admit(request, response);
+      if (full) return refuse(response, full.status, full.message);
+      mcp(request, response).catch((error: Error) => fail(response, error));
+    } catch (error) {
+      fail(response, error as Error);
+    }
+  };
+}
+//#endregion
+
 //#region worker
 async function worker(): Promise<void> {
   const name = `worker ${cluster.worker!.id}`;
@@ -77,9 +116,7 @@ async function worker(): Promise<void> {
   const modern = createMcpHandler(() => createServer(board, true), { legacy: "reject", bus: new ClusterEventBus(), onerror: (error) => console.error(`[${name}] ${error.message}`) });
   const sessions = new Sessions(() => createServer(board, false));
   const route = async (request: Request, options?: Parameters<typeof modern.fetch>[1]) =>
-    (await isLegacyRequest(request)) ? sessions.handle(request) : modern.fetch(request, options);
-  const localHost = localhostHostValidation();
-  const localOrigin = localhostOriginValidation();
+    (await isLegacyRequest(request)) ? sessions.handle(request, options?.authInfo) : modern.fetch(request, options);
 
   // The authorization server's metadata names the keys its tokens are signed with; without it, nothing can be checked.
   const metadata = await discoverIssuer(issuer).catch((error: Error) => {
@@ -87,7 +124,8 @@ async function worker(): Promise<void> {
     process.exit(1);
   });
   // Listen first: the server's URL, which the port decides, is the audience its tokens must name.
-  const http = createHttpServer();
+  const http = createHttpServer(TIMEOUTS);
+  boundConnections(http);
   http.on("error", (error) => {
     console.error(`[${name}] cannot listen: ${error.message}`);
     process.exit(1);
@@ -95,11 +133,7 @@ async function worker(): Promise<void> {
   await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
   const resource = new URL(`http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`);
   const mcp = toNodeHandler({ fetch: protectedResource({ fetch: route }, metadata, resource) });
-  http.on("request", (request, response) => {
-    response.setHeader("x-served-by", name); // for the demo: which process answered
-    if (!localHost(request, response) || !localOrigin(request, response)) return;
-    void mcp(request, response);
-  });
+  http.on("request", listener(name, mcp));
 
   // A worker stops on a signal. When the primary is gone, its channel closes and node's cluster ends the worker itself.
   const stop = async () => {

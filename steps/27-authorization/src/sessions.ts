@@ -1,9 +1,12 @@
 // Sessions for 2025-era clients: the one piece of state the server keeps. A session is an McpServer and its
-// transport, made at initialize and found by the Mcp-Session-Id header until DELETE (or the server's stop) ends it.
+// transport, made at initialize and found by the Mcp-Session-Id header and the token's owner until DELETE ends it.
 import { randomUUID } from "node:crypto";
-import { WebStandardStreamableHTTPServerTransport, type McpServer } from "@modelcontextprotocol/server";
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServer } from "@modelcontextprotocol/server";
 
 export const MAX_SESSIONS = 32;
+
+// Who a token speaks for: its subject (the user) and the client it was issued to.
+const ownerOf = (authInfo?: AuthInfo) => JSON.stringify([authInfo?.extra?.subject ?? null, authInfo?.clientId ?? null]);
 
 const refuse = (status: number, message: string) =>
   Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
@@ -11,6 +14,7 @@ const refuse = (status: number, message: string) =>
 export class Sessions {
   // A Map keeps the order in which keys were set; each request sets its session again, so the first is the least recently used.
   readonly #open = new Map<string, WebStandardStreamableHTTPServerTransport>();
+  readonly #owners = new Map<string, string>();
 
   constructor(private readonly factory: () => McpServer) {}
 
@@ -19,22 +23,26 @@ export class Sessions {
   }
 
   /** A request with an Mcp-Session-Id goes to its session; one without may only open a new one (initialize). */
-  async handle(request: Request): Promise<Response> {
+  async handle(request: Request, authInfo?: AuthInfo): Promise<Response> {
     const id = request.headers.get("mcp-session-id");
+    const owner = ownerOf(authInfo);
     if (id !== null) {
       const transport = this.#open.get(id);
-      if (transport === undefined) return refuse(404, "Session not found: it ended, or never was");
+      // A session belongs to whoever opened it (the security best practices' rule against session hijacking: bind the id to
+      // the user). Under another owner's token the id names no session, so 404, as for any unknown id; a 403 would tell the
+      // holder of a leaked id that it is live.
+      if (transport === undefined || this.#owners.get(id) !== owner) return refuse(404, "Session not found: it ended, or never was");
       this.#open.delete(id);
       this.#open.set(id, transport);
-      return transport.handleRequest(request);
+      return transport.handleRequest(request, { authInfo });
     }
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
-      onsessioninitialized: (session) => void this.#open.set(session, transport),
-      onsessionclosed: (session) => void this.#open.delete(session),
+      onsessioninitialized: (session) => void (this.#open.set(session, transport), this.#owners.set(session, owner)),
+      onsessionclosed: (session) => void (this.#open.delete(session), this.#owners.delete(session)),
     });
     await this.factory().connect(transport);
-    const response = await transport.handleRequest(request); // anything but initialize is refused here, with 400
+    const response = await transport.handleRequest(request, { authInfo }); // anything but initialize is refused here, with 400
     if (transport.sessionId === undefined) await transport.close(); // no session was opened: nothing to keep
     else if (this.#open.size > MAX_SESSIONS) await this.#endLeastRecent();
     return response;
@@ -45,6 +53,7 @@ export class Sessions {
   async #endLeastRecent(): Promise<void> {
     const [id, transport] = this.#open.entries().next().value!;
     this.#open.delete(id);
+    this.#owners.delete(id);
     console.error(`[server] session ${id} ended to make room: it was used least recently of ${MAX_SESSIONS + 1}`);
     await transport.close();
   }
@@ -52,5 +61,6 @@ export class Sessions {
   async closeAll(): Promise<void> {
     await Promise.all([...this.#open.values()].map((transport) => transport.close()));
     this.#open.clear();
+    this.#owners.clear();
   }
 }
