@@ -41,7 +41,7 @@ function refuse(response: ServerResponse, status: number, message: string): void
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
   response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
 }
-const pathOf = (target = "/") => (target.startsWith("/") && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
+const pathOf = (target = "/") => (/^\/(?!\/)/.test(target) && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
 function fail(response: ServerResponse, error: Error): void {
   console.error(`[sdk] request failed: ${error.message}`);
   if (response.headersSent) response.destroy();

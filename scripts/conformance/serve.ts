@@ -67,7 +67,7 @@ function isLocalHost(host: string): boolean {
   return match !== null && port >= 1 && port <= 65535;
 }
 const isLocalOrigin = (origin: string) => /^https?:\/\//i.test(origin) && isLocalHost(origin.replace(/^https?:\/\//i, ""));
-const pathOf = (target = "/") => (target.startsWith("/") && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
+const pathOf = (target = "/") => (/^\/(?!\/)/.test(target) && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
 
 function refuse(response: ServerResponse, status: number, message: string): void {
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });

@@ -199,7 +199,7 @@ describe("the fixture server keeps serving, whatever a client sends", () => {
     expect((await ping("host: 127.0.0.1", "origin: http://localhost:5173")).status).toBe(200);
   });
 
-  test.each(["//%", "//[", "//:99999", "http://["])("GET %s: 400, not a crash", async (target) => {
+  test.each(["//%", "//[", "//:99999", "http://[", "//evil/mcp"])("GET %s: 400, not a crash", async (target) => {
     const answer = await rawRequest(`GET ${target} HTTP/1.1\r\nhost: localhost`);
     expect([answer.status, message(answer.body)]).toEqual([400, "Bad Request: the request-target is not a path"]);
     expect((await ping("host: 127.0.0.1")).status).toBe(200);

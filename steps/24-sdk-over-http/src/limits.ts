@@ -1,5 +1,5 @@
 // Bounds on what the server holds for its clients: connections, the request bodies being read, and slow requests.
-// Without them, 150 connections each sending a 4 MiB body slowly cost the server 800 MB.
+// Without them, 150 connections each sending a 4 MiB body slowly cost the server over 800 MB: 600 MB of bodies, and copies.
 import type { IncomingMessage, Server, ServerOptions, ServerResponse } from "node:http";
 
 export const MAX_CONNECTIONS = 64;
@@ -10,7 +10,8 @@ export const MAX_BYTES_IN_FLIGHT = 4 * MAX_BODY_BYTES;
 
 // Headers within 5 s and the whole request within 10 s, or node answers 408 and closes: a slow client cannot hold a
 // connection for good. Node checks every second; its default, 30 s, would let a request run three times its limit.
-export const TIMEOUTS: ServerOptions = { headersTimeout: 5_000, requestTimeout: 10_000, connectionsCheckingInterval: 1_000 };
+// A request without Host reaches checkLocal, which answers it as every other refusal (node's own 400 has no body).
+export const TIMEOUTS: ServerOptions = { headersTimeout: 5_000, requestTimeout: 10_000, connectionsCheckingInterval: 1_000, requireHostHeader: false };
 
 const BUSY = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: "Service Unavailable: too many connections; try again" }, id: null });
 

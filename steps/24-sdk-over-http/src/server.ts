@@ -25,9 +25,9 @@ function refuse(response: ServerResponse, status: number, message: string): void
   response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
 }
 
-// The path of an origin-form target ("/mcp?x"), or undefined, answered 400 instead of ending the process: new URL throws
-// on `//%` or `//[`, and a full URL or `*` is not served (RFC 9112 lets a server take a full URL; MCP clients send none).
-const pathOf = (target = "/") => (target.startsWith("/") && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
+// The path of an origin-form target ("/mcp?x": one "/" first), or undefined, answered 400 instead of ending the process:
+// new URL throws on `//%` or `//[` and reads `//evil/mcp` as a host's /mcp; a full URL or `*` is not served either.
+const pathOf = (target = "/") => (/^\/(?!\/)/.test(target) && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
 
 /** Trust in order: where a request comes from, its path, the room to read its body; then `mcp`, the MCP handler. */
 function listener(name: string, mcp: (request: IncomingMessage, response: ServerResponse) => Promise<void>): RequestListener {

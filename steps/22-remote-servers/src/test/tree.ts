@@ -5,7 +5,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 interface Row { pid: number; ppid: number; pgid: number; zombie: boolean }
 
 function rows(): Row[] {
-  const out = execFileSync("ps", ["-A", "-o", "pid=,ppid=,pgid=,stat="], { encoding: "utf8" });
+  const out = execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid=", "-o", "stat="], { encoding: "utf8" });
   return out.trim().split("\n").map((line) => line.trim().split(/\s+/)).map(([pid, ppid, pgid, stat]) => ({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), zombie: stat!.startsWith("Z") }));
 }
 

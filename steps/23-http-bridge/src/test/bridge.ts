@@ -92,7 +92,7 @@ export function rawHttp(url: string, lines: string[], body = ""): Promise<{ stat
 
 /** The processes whose parent is `parent`, zombies left out, with their command lines: `ps` reads the same on Linux and macOS. */
 export async function childrenOf(parent: number): Promise<{ pid: number; command: string }[]> {
-  const { stdout } = await promisify(execFile)("ps", ["-A", "-o", "pid=,ppid=,stat=,args="]);
+  const { stdout } = await promisify(execFile)("ps", ["-A", "-ww", "-o", "pid=", "-o", "ppid=", "-o", "stat=", "-o", "args="]);
   return stdout.trim().split("\n").flatMap((line) => {
     const [, pid, ppid, stat, command] = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line) ?? [];
     return Number(ppid) === parent && !stat!.startsWith("Z") ? [{ pid: Number(pid), command: command! }] : [];

@@ -74,8 +74,9 @@ const ORIGINS: [string, number][] = [
   ["localhost", 403],
 ];
 
-/** Request-targets that are no path: `new URL()` throws on the first four, which once ended the server that met them. */
-const UNPARSEABLE_TARGETS = ["//%", "//[", "//:99999", "http://[", "http://127.0.0.1/mcp", "*"];
+/** Request-targets that are no path: `new URL()` throws on the first four, which once ended the server that met them,
+ * and reads the last as the path /mcp of a host named evil. */
+const UNPARSEABLE_TARGETS = ["//%", "//[", "//:99999", "http://[", "http://127.0.0.1/mcp", "*", "//evil/mcp"];
 
 /**
  * The server at `url()` answers each of these and keeps serving. `headers()` are added to every request (a token, where
@@ -109,6 +110,7 @@ export function testHostileRequests(url: () => string, { headers = () => [] as s
     it.each([
       ["two Host headers", discover("host: localhost", "host: evil.example", ...headers())],
       ["no Host header (HTTP/1.0, which may omit it)", { ...discover(...headers()), head: discover(...headers()).head.replace("HTTP/1.1", "HTTP/1.0") }],
+      ["no Host header (HTTP/1.1, which must send one)", discover(...headers())],
     ])("%s: 400", async (_name, { head, body }) => {
       const answer = await rawRequest(url(), head, body);
       expect([answer.status, refusal(answer.body).error.message]).toEqual([400, "Bad Request: a request needs exactly one Host header"]);
