@@ -1,8 +1,9 @@
-// Step 16 demo: count_slowly in both eras, its progress drawn as a bar and its log printed, then a second call that the
-// client cancels after three steps; the server's log shows that it stopped there.
+// Step 16 demo: count_slowly in both eras at once, its progress drawn as a bar and its log printed, then a second call
+// that the client cancels after two steps; the server's log shows that it stopped there.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Writable } from "node:stream";
 import { SdkError, type Client, type VersionNegotiationMode } from "@modelcontextprotocol/client";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describeOutcome } from "./content.ts";
@@ -16,13 +17,11 @@ const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-16-"));
 process.on("exit", () => rmSync(workspace, { recursive: true, force: true }));
 
 //#region count
-let calls = 0;
-
 // The request names its own progressToken in _meta, and notifications/progress are routed by it. SDK 2.4's onprogress
 // option would do both, but it drops an update that arrives in the same read as the result, such as the last one.
 async function count(client: Client, bar: ProgressBar, to: number, _meta: Record<string, string>, cancelAfter?: number) {
   bar.print(`tools/call count_slowly {"to":${to}}${cancelAfter === undefined ? "" : `, cancelled after ${cancelAfter}`}`);
-  const progressToken = `count-${++calls}`;
+  const progressToken = `count-to-${to}`; // unique among this connection's requests, one at a time
   const controller = new AbortController();
   client.setNotificationHandler("notifications/progress", ({ params }) => {
     if (params.progressToken !== progressToken) return;
@@ -36,26 +35,31 @@ async function count(client: Client, bar: ProgressBar, to: number, _meta: Record
     // SDK 2.4 rejects a cancelled request with the code it uses for timeouts; the signal says which it was.
     if (!controller.signal.aborted || !(error instanceof SdkError)) throw error;
     bar.print(`-> cancelled: SdkError ${error.code}: ${error.message}`);
-    await sleep(4 * STEP_MS); // time for four more steps: none is drawn, because the server stopped
+    await sleep(2 * STEP_MS); // time for two more steps: none is drawn, because the server stopped
   }
 }
 //#endregion
 
 //#region tour
-async function visit(mode: VersionNegotiationMode): Promise<void> {
+async function visit(mode: VersionNegotiationMode, out: NodeJS.WritableStream): Promise<void> {
   const { client, stderr, close } = await connect(sdkServer(workspace), mode);
-  const bar = progressBar();
+  const bar = progressBar(out);
   try {
     bar.print(`== ${describeConnection(client)}`);
     const _meta = await receiveLogs(client, "info", bar.print);
-    await count(client, bar, 4, _meta);
-    await count(client, bar, 10, _meta, 3);
+    await count(client, bar, 3, _meta);
+    await count(client, bar, 10, _meta, 2);
   } finally {
     await close();
     bar.print(`server's stderr:\n${stderr().trimEnd().replace(/^/gm, "  ")}\n`);
   }
 }
 
-await visit("legacy");
-await visit({ pin: "2026-07-28" });
+// The eras run side by side, each on a server of its own; the modern era's lines are kept and printed second.
+let kept = "";
+const later = new Writable({ write: (chunk, _encoding, done) => ((kept += String(chunk)), done()) });
+const visits = [visit("legacy", process.stdout), visit({ pin: "2026-07-28" }, later)];
+await visits[0];
+await visits[1];
+process.stdout.write(kept);
 //#endregion
