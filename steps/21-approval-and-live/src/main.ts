@@ -24,17 +24,11 @@ writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({
   mcpServers: { demo: { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), server, sandbox] } },
 }));
 
-type Kept = [NodeJS.WriteStream, Buffer][];
-
-/** Runs ask.ts on the demo project; resolves with its exit status. Its output reaches ours as it comes, or is `kept`
- * in the order it came, so that two runs can go side by side and still be shown one after the other. */
-function ask(args: string[], env: NodeJS.ProcessEnv, stdin: "inherit" | "ignore", kept?: Kept): Promise<number> {
+/** Runs ask.ts on the demo project; resolves with its exit status. */
+function ask(args: string[], env: NodeJS.ProcessEnv, stdin: "inherit" | "ignore"): Promise<number> {
   const program = fileURLToPath(new URL("./ask.ts", import.meta.url));
-  const output = kept ? "pipe" : "inherit";
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--project", project, ...args], { env, stdio: [stdin, output, output] });
-  child.stdout?.on("data", (chunk: Buffer) => kept?.push([process.stdout, chunk]));
-  child.stderr?.on("data", (chunk: Buffer) => kept?.push([process.stderr, chunk]));
-  return new Promise((resolve) => child.on("close", (code) => resolve(code ?? 1)));
+  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--project", project, ...args], { env, stdio: [stdin, "inherit", "inherit"] });
+  return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }
 
 //#region live
@@ -54,30 +48,19 @@ if (process.argv.includes("--live")) {
 
 //#region scripted
 /** Plays one scenario: ask.ts against the scripted model, which must see exactly the requests it expects. */
-async function play(scenario: string, allow: string, prompt: string): Promise<() => void> {
+async function play(scenario: string, allow: string, prompt: string): Promise<void> {
   const model = await startScriptedModel(loadScenario(fileURLToPath(new URL(`./scenarios/${scenario}`, import.meta.url))));
+  console.log(`$ ask.ts --project <demo>/project --allow '${allow}' '${prompt}'    (stdin is not a terminal; model: ${scenario})`);
   // The key is a placeholder: the stand-in only checks that one is sent.
   const env = { ...process.env, ANTHROPIC_API_KEY: "scripted-model-takes-any-key", ANTHROPIC_BASE_URL: model.url, ANTHROPIC_MODEL: "" };
-  const kept: Kept = [];
-  const status = await ask(["--allow", allow, prompt], env, "ignore", kept);
+  const status = await ask(["--allow", allow, prompt], env, "ignore");
   await model.close();
   const played = status === 0 && model.failures.length === 0 && model.playedAll();
+  console.log(`exit status ${status}; scripted model: ${model.played()}${played ? ", every request as the script expects" : ""}\n`);
   if (!played) process.exitCode = 1;
-  return () => {
-    for (const [stream, chunk] of kept) stream.write(chunk);
-    console.log(`exit status ${status}; scripted model: ${model.played()}${played ? ", every request as the script expects" : ""}\n`);
-  };
 }
 
-// Each scenario has its own model and its own server, so both run at once; each is shown whole, in this order.
-const scenarios = [
-  ["add.json", "mcp__demo__*", "Use the add tool to compute 17 + 25."],
-  ["refused.json", "mcp__demo__add", 'Save the note "buy milk" as notes.txt.'],
-] as const;
-const plays = scenarios.map(([scenario, allow, prompt]) => play(scenario, allow, prompt));
-for (const [i, [scenario, allow, prompt]] of scenarios.entries()) {
-  console.log(`$ ask.ts --project <demo>/project --allow '${allow}' '${prompt}'    (stdin is not a terminal; model: ${scenario})`);
-  (await plays[i]!)();
-}
+await play("add.json", "mcp__demo__*", "Use the add tool to compute 17 + 25.");
+await play("refused.json", "mcp__demo__add", 'Save the note "buy milk" as notes.txt.');
 console.log(`notes.txt in the sandbox: ${existsSync(path.join(sandbox, "notes.txt")) ? "written" : "not there"}`);
 //#endregion
