@@ -4,14 +4,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
-import { SdkError, type Client, type VersionNegotiationMode } from "@modelcontextprotocol/client";
+import type { Client, VersionNegotiationMode } from "@modelcontextprotocol/client";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describeOutcome } from "./content.ts";
-import { STEP_MS } from "./count-slowly.ts";
-import { receiveLogs } from "./logging.ts";
 import { progressBar, type ProgressBar } from "./progress-bar.ts";
-import { connect, describeConnection } from "./sdk-client.ts";
 import { sdkServer } from "./servers.ts";
+
+console.log("count_slowly in both eras, on two servers at once\n");
+// The SDKs load after the first line: loading them takes most of a second on a busy machine.
+const { SdkError } = await import("@modelcontextprotocol/client");
+const { STEP_MS } = await import("./count-slowly.ts");
+const { receiveLogs } = await import("./logging.ts");
+const { connect, describeConnection } = await import("./sdk-client.ts");
 
 const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-16-"));
 process.on("exit", () => rmSync(workspace, { recursive: true, force: true }));
