@@ -35,7 +35,7 @@ const settle = (label: string, request: Promise<unknown>) =>
 console.log("# Three requests in flight: the slow one is answered last, and each answer finds its request by id");
 held = [];
 const results = await Promise.all([
-  connection.request("sleep", { ms: 300 }),
+  connection.request("sleep", { ms: 200 }),
   connection.request("sum", { numbers: [1, 2] }),
   connection.request("sum", { numbers: [3, 4] }),
 ]);
@@ -49,8 +49,8 @@ console.log("\n# An error answer rejects its request, with the server's code and
 await settle("product", connection.request("product", { numbers: [2, 3] }));
 
 console.log("\n# A request with no answer in time fails on its own; the late answer matches nothing");
-await settle("sleep 500, timeout 100", connection.request("sleep", { ms: 500 }, 100));
-await sleep(600);
+await settle("sleep 300, timeout 100", connection.request("sleep", { ms: 300 }, 100));
+await sleep(400);
 //#endregion
 
 //#region server-gone

@@ -16,29 +16,31 @@ process.on("exit", () => rmSync(sandbox, { recursive: true, force: true }));
 //#region run-cli
 const server = [process.execPath, "--import", tsx, here("./server.ts"), sandbox];
 
-/** Runs `cli.ts` with `args`, shows the command as a user would type it, then its stdout, its stderr and exit code. */
-async function cli(shown: string, args: string[], serverCommand = server): Promise<void> {
-  console.log(`$ cli.ts ${shown}`);
+/** Starts `cli.ts` with `args`; resolves with what a user would see: its stdout, its stderr and its exit code. */
+async function cli(args: string[], serverCommand = server): Promise<string> {
   const child = spawn(process.execPath, ["--import", tsx, here("./cli.ts"), ...args, "--", ...serverCommand]);
   const output = { stdout: "", stderr: "" };
   child.stdout.on("data", (chunk: Buffer) => (output.stdout += chunk));
   child.stderr.on("data", (chunk: Buffer) => (output.stderr += chunk));
   const [code] = await once(child, "close");
-  if (output.stdout) console.log(output.stdout.trimEnd());
-  if (output.stderr) console.log(output.stderr.trimEnd().replace(/^/gm, "stderr: "));
-  console.log(`(exit code ${code})\n`);
+  const stderr = output.stderr && output.stderr.trimEnd().replace(/^/gm, "stderr: ");
+  return [output.stdout.trimEnd(), stderr, `(exit code ${code})\n`].filter(Boolean).join("\n");
 }
 //#endregion
 
 //#region outcomes
-await cli("tools -- <this step's server>", ["tools"]);
-await cli(`call add '{"a":2,"b":40}' -- <this step's server>`, ["call", "add", '{"a":2,"b":40}']);
-await cli(`call createFile '{"path":"../x","content":""}' -- <this step's server>`, ["call", "createFile", '{"path":"../x","content":""}']);
-await cli("call multiply '{}' -- <this step's server>", ["call", "multiply", "{}"]);
-await cli("--timeout 500 call add '{}' -- <a server that never answers>", ["--timeout", "500", "call", "add", "{}"], [
-  process.execPath,
-  "-e",
-  "process.stdin.resume()",
-]);
-await cli("call add 'not json' -- <this step's server>", ["call", "add", "not json"]);
+// The runs are independent, so they all start at once; each is shown, in this order, as a user would type it.
+const never = [process.execPath, "-e", "process.stdin.resume()"];
+const runs: [shown: string, output: Promise<string>][] = [
+  ["tools -- <this step's server>", cli(["tools"])],
+  [`call add '{"a":2,"b":40}' -- <this step's server>`, cli(["call", "add", '{"a":2,"b":40}'])],
+  [`call createFile '{"path":"../x","content":""}' -- <this step's server>`, cli(["call", "createFile", '{"path":"../x","content":""}'])],
+  ["call multiply '{}' -- <this step's server>", cli(["call", "multiply", "{}"])],
+  ["--timeout 500 call add '{}' -- <a server that never answers>", cli(["--timeout", "500", "call", "add", "{}"], never)],
+  ["call add 'not json' -- <this step's server>", cli(["call", "add", "not json"])],
+];
+for (const [shown, output] of runs) {
+  console.log(`$ cli.ts ${shown}`);
+  console.log(await output);
+}
 //#endregion

@@ -32,33 +32,30 @@ async function runCli(server: string, args: string[]): Promise<{ status: number;
 //#endregion
 
 //#region same-client
-// Each run starts a CLI and its server; the runs of a group go side by side and are printed in order.
+// Each run starts a CLI and its server; every run starts at once, and the answers are printed in order.
 console.log("The hand-written CLI against the SDK server:");
 const calls = [
   ["tools"],
-  ["call", "add", '{"a":2,"b":40}'],
   ["call", "createFile", '{"path":"notes.txt","content":"Written through the SDK.\\n"}'],
-  ["call", "createFile", '{"path":"../escape.txt","content":"x"}'],
 ];
-const answers = await Promise.all(calls.map((args) => runCli(servers.SDK, args)));
-calls.forEach((args, i) => {
-  const { status, output } = answers[i]!;
-  console.log(`$ cli.ts ${args.join(" ")}\n${output}${status === 0 ? "" : `  (exit ${status})`}`);
-});
-//#endregion
-
-//#region two-wordings
-console.log("\nThe same bad calls to both servers:");
 const badCalls = [
   ["call", "add", '{"a":2,"b":"40"}'],
   ["call", "multiply", '{"a":2,"b":40}'],
 ];
 const names = Object.keys(servers) as (keyof typeof servers)[];
-const refusals = await Promise.all(badCalls.map((args) => Promise.all(names.map((name) => runCli(servers[name], args)))));
-badCalls.forEach((args, i) => {
-  console.log(`$ cli.ts ${args.join(" ")}`);
+const answers = Promise.all(calls.map((args) => runCli(servers.SDK, args)));
+const refusals = Promise.all(badCalls.map((args) => Promise.all(names.map((name) => runCli(servers[name], args)))));
+(await answers).forEach(({ status, output }, i) => {
+  console.log(`$ cli.ts ${calls[i]!.join(" ")}\n${output}${status === 0 ? "" : `  (exit ${status})`}`);
+});
+//#endregion
+
+//#region two-wordings
+console.log("\nThe same bad calls to both servers:");
+(await refusals).forEach((answers, i) => {
+  console.log(`$ cli.ts ${badCalls[i]!.join(" ")}`);
   names.forEach((name, j) => {
-    const { status, output } = refusals[i]![j]!;
+    const { status, output } = answers[j]!;
     console.log(`  ${name.padEnd(12)}  exit ${status}  ${output}`);
   });
 });

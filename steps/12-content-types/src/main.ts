@@ -37,6 +37,7 @@ function show(item: Record<string, unknown>): string {
 }
 
 try {
+  console.log("tools/call sample_media {} -> content:"); // before the server starts, so the reader knows what comes
   const { content } = await call("sample_media", {});
   for (const item of content) console.log(show(item));
 } finally {

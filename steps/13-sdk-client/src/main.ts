@@ -44,8 +44,6 @@ async function visit(title: string, server: StdioServerParameters, mode: Version
 const add: Call = ["add", { a: 2, b: 40 }];
 const unknownTool: Call = ["no_such_tool", {}];
 await visit("this step's server", sdkServer(folder), "auto", [add, ["sample_media", {}], ["read_file", { path: "../secret.txt" }], unknownTool]);
-await visit("this step's server", sdkServer(folder), "legacy", [add]);
-await visit("this step's server", sdkServer(folder), { pin: "2026-07-28" }, [add]);
 await visit("the hand-written server", handWrittenServer(folder), "auto", [add, ["createFile", { path: "../escape.txt", content: "x" }], unknownTool]);
 await visit("server-everything", everythingServer(), "legacy", [["get-sum", { a: 2, b: 40 }], ["get-tiny-image", {}], unknownTool]);
 await visit("server-everything", everythingServer(), { pin: "2026-07-28" }, []);

@@ -34,15 +34,27 @@ writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({
 }, null, 2));
 //#endregion
 
+// On a terminal, the seconds left until the timeout; in a pipe, nothing, so that recorded output stays the same.
+async function waitingFor(work: Promise<void>, timeoutMs: number): Promise<void> {
+  if (!process.stdout.isTTY) return work;
+  const until = Date.now() + timeoutMs;
+  const draw = () => process.stdout.write(`\rwaiting for the servers: ${Math.max(0, Math.ceil((until - Date.now()) / 1000))} s left `);
+  draw();
+  const timer = setInterval(draw, 250);
+  await work.finally(() => (clearInterval(timer), process.stdout.write("\r\x1b[K")));
+}
+
 //#region run
 // The servers write to stderr at the same time: their lines are kept and printed at the end, grouped by server.
 const stderr: string[] = [];
 const { servers } = loadConfig({ project });
 let changed = () => {};
-// 10 s, not the default 15: short enough to wait for the silent server, long enough for a TypeScript server on a busy machine.
-const manager = new McpManager(servers, { timeoutMs: 10_000, log: (line) => stderr.push(line), onToolsChanged: () => changed() });
+// 3 s, not the default 15: the silent server costs the whole timeout, and a local TypeScript server is ready in one.
+const timeoutMs = 3_000;
+const manager = new McpManager(servers, { timeoutMs, log: (line) => stderr.push(line), onToolsChanged: () => changed() });
 beforeExit.push(() => manager.closeAll());
-await manager.connectAll();
+console.log(`starting every stdio server; one that does not answer within ${timeoutMs / 1000} s is marked failed\n`);
+await waitingFor(manager.connectAll(), timeoutMs);
 // Names, errors and results come from the configuration and the servers: printable() before they reach the terminal.
 for (const { name, state, tools, lastError } of manager.status()) {
   console.log(printable(`${name.padEnd(12)} ${state.padEnd(12)} ${String(tools).padStart(2)} tools${lastError ? `  ${lastError}` : ""}`));

@@ -4,10 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import Anthropic from "@anthropic-ai/sdk";
-import { Agent } from "./agent.ts";
 import { loadConfig } from "./config.ts";
-import { McpManager } from "./manager.ts";
 import { printable } from "./printable.ts";
 import { leftInGroups } from "./groups.ts";
 import { roleProgram } from "./roles.ts";
@@ -30,17 +27,23 @@ writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({
 //#region demo
 const scenario = fileURLToPath(new URL("./scenarios/add.json", import.meta.url));
 const model = await startScriptedModel(loadScenario(scenario));
-// The SDK needs a key to send; the stand-in only checks that one is there.
-const client = new Anthropic({ apiKey: "the-scripted-model-takes-any-key", baseURL: model.url, maxRetries: 0 });
-const manager = new McpManager(loadConfig({ project }).servers);
-beforeExit.push(() => manager.closeAll(), () => model.close());
-
+beforeExit.push(() => model.close());
 let speaking = false; // inside a line of the model's streamed text
 // What the model and the servers say reaches a terminal: printable() removes escape sequences and control characters.
 const say = (line: string) => {
   console.log(`${speaking ? "\n" : ""}${printable(line)}`);
   speaking = false;
 };
+say(`model: the scripted stand-in at ${model.url}, playing ${path.basename(scenario)}`);
+
+// The SDKs load after the first line: loading them takes most of a second on a busy machine.
+const { default: Anthropic } = await import("@anthropic-ai/sdk");
+const { Agent } = await import("./agent.ts");
+const { McpManager } = await import("./manager.ts");
+// The SDK needs a key to send; the stand-in only checks that one is there.
+const client = new Anthropic({ apiKey: "the-scripted-model-takes-any-key", baseURL: model.url, maxRetries: 0 });
+const manager = new McpManager(loadConfig({ project }).servers);
+beforeExit.push(() => manager.closeAll());
 const agent = new Agent(client, manager, {
   model: "claude-sonnet-5-5",
   onText: (delta) => {
@@ -53,7 +56,6 @@ const agent = new Agent(client, manager, {
 });
 
 const prompt = "Use the add tool to compute 17 + 25.";
-say(`model: the scripted stand-in at ${model.url}, playing ${path.basename(scenario)}`);
 say(`servers running before the first message: ${manager.processGroups().length}`);
 say(`user:  ${prompt}`);
 try {
