@@ -63,7 +63,9 @@ async function generateAll(blocks, root, accepted) {
     results.set(keyOf(block), result);
   };
   await Promise.all(unique.filter((block) => !isCommand(block.kind)).map(settle));
-  await mapLimited(unique.filter((block) => isCommand(block.kind)), CONCURRENCY, settle);
+  // Demos one at a time, so that the time each records is its own, not shared with another command's.
+  for (const block of unique.filter((block) => block.kind === "run")) await settle(block);
+  await mapLimited(unique.filter((block) => isCommand(block.kind) && block.kind !== "run"), CONCURRENCY, settle);
   return (key) => results.get(key);
 }
 
