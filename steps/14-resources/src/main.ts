@@ -4,13 +4,10 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Client, VersionNegotiationMode } from "@modelcontextprotocol/client";
+import { listResources, readResource } from "./browse.ts";
 import { describeContent } from "./content.ts";
+import { connect, describeConnection } from "./sdk-client.ts";
 import { sdkServer } from "./servers.ts";
-
-console.log("resources of this step's server, read in each era\n");
-// The SDK loads after the first line: loading it takes most of a second on a busy machine.
-const { listResources, readResource } = await import("./browse.ts");
-const { connect, describeConnection } = await import("./sdk-client.ts");
 
 const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-14-"));
 process.on("exit", () => rmSync(base, { recursive: true, force: true }));
@@ -37,8 +34,8 @@ async function followLink(client: Client): Promise<void> {
 //#endregion
 
 //#region tour
-async function visit(connecting: ReturnType<typeof connect>, read: (client: Client) => Promise<void>): Promise<void> {
-  const { client, close } = await connecting;
+async function visit(mode: VersionNegotiationMode, read: (client: Client) => Promise<void>): Promise<void> {
+  const { client, close } = await connect(sdkServer(workspace), mode);
   try {
     console.log(`== ${describeConnection(client)}`);
     await read(client);
@@ -47,18 +44,15 @@ async function visit(connecting: ReturnType<typeof connect>, read: (client: Clie
   }
 }
 
-// Both servers start at once: the modern era's is ready by the time the legacy visit ends.
-const eras: VersionNegotiationMode[] = ["legacy", { pin: "2026-07-28" }];
-const [legacy, modern] = eras.map((mode) => connect(sdkServer(workspace), mode));
 const refused = ["workspace://file/..%2Fsecret.txt", "workspace://file/../secret.txt", "nowhere://at-all"];
-await visit(legacy!, async (client) => {
+await visit("legacy", async (client) => {
   console.log((await listResources(client)).join("\n"));
   await show(client, "sample://notes.md");
   await followLink(client);
   for (const uri of ["workspace://file/notes.txt", "workspace://file/docs/readme.md", ...refused]) await show(client, uri);
 });
 console.log();
-await visit(modern!, async (client) => {
+await visit({ pin: "2026-07-28" }, async (client) => {
   for (const uri of ["workspace://file/notes.txt", ...refused]) await show(client, uri);
 });
 //#endregion

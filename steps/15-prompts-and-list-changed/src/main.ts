@@ -4,14 +4,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Client, VersionNegotiationMode } from "@modelcontextprotocol/client";
+import { getPrompt, listPrompts, listResources, readResource } from "./browse.ts";
 import { describeOutcome } from "./content.ts";
 import { watchResourceList } from "./list-changed.ts";
+import { callTool, connect, describeConnection } from "./sdk-client.ts";
 import { sdkServer } from "./servers.ts";
-
-console.log("prompts and a changing resource list, from this step's server\n");
-// The SDK loads after the first line: loading it takes most of a second on a busy machine.
-const { getPrompt, listPrompts, listResources, readResource } = await import("./browse.ts");
-const { callTool, connect, describeConnection } = await import("./sdk-client.ts");
 
 const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-15-"));
 process.on("exit", () => rmSync(base, { recursive: true, force: true }));

@@ -39,8 +39,8 @@ for (const [label, mode] of modes) {
   client.setNotificationHandler("notifications/progress", ({ params }) => {
     if (params.progressToken === progressToken) bar.update(params);
   });
-  bar.print('tools/call count_slowly {"to":3}');
-  const result = await client.callTool({ name: "count_slowly", arguments: { to: 3 }, _meta: { progressToken } });
+  bar.print('tools/call count_slowly {"to":2}');
+  const result = await client.callTool({ name: "count_slowly", arguments: { to: 2 }, _meta: { progressToken } });
   bar.print(`-> result ${JSON.stringify(result.content)}\n`);
   await client.close();
 }

@@ -18,8 +18,9 @@ const listening = new Promise<string>((resolve, reject) => {
   createInterface({ input: server.stderr }).on("line", (line) => (line.startsWith("listening on ") ? resolve(line) : stderr.push(line)));
   server.on("exit", (code) => reject(new Error(`the server exited with code ${code}`)));
 });
+console.log("$ server.ts --port 0 --workers 2"); // before the workers start: they take a second
 const url = (await listening).replace("listening on ", "");
-console.log(`$ server.ts --port 0 --workers 2\n${await listening}\n`);
+console.log(`listening on ${url}\n`);
 //#endregion
 
 //#region connections
@@ -93,7 +94,6 @@ const board = await listener.readResource({ uri: "board://messages" });
 console.log(`listener: board://messages now ends with ${JSON.stringify(board.contents[0] && "text" in board.contents[0] ? board.contents[0].text.split("\n").at(-1) : "")}`);
 await subscription.close();
 await Promise.all([modern.close(), listener.close(), poster.close()]);
-if (notified < posts) process.exitCode = 1;
 //#endregion
 
 //#region stop
@@ -104,5 +104,5 @@ const [code] = (await once(server, "exit")) as [number];
 const left = await leftInGroups([server.pid!]);
 console.log(`\nSIGTERM: the server exited with code ${code}; of its ${workers.length} workers, ${left.length === 0 ? "none is left" : `still running: ${left.join(", ")}`}`);
 console.log(`the server's stderr:\n${stderr.map((line) => `  ${line.replace(/pid \d+/, "pid <pid>")}`).join("\n")}`);
-if (code !== 0 || left.length > 0 || workers.length !== 2) process.exitCode = 1;
+if (code !== 0 || left.length > 0 || workers.length !== 2 || notified < posts) process.exitCode = 1;
 //#endregion

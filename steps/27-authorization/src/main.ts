@@ -25,11 +25,12 @@ async function start(file: string, args: string[]) {
   const program = fileURLToPath(new URL(file, import.meta.url));
   const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, ...args], { stdio: ["ignore", "ignore", "pipe"], detached: true });
   const stderr: string[] = [];
+  console.log(`$ ${file.slice(2)} ${args.join(" ")}`); // at once: a server takes a moment to start
   const url = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stderr }).on("line", (line) => (line.startsWith("listening on ") ? resolve(line.slice(13)) : stderr.push(line)));
     child.on("exit", (code) => reject(new Error(`${file} exited with code ${code}: ${stderr.join("\n")}`)));
   });
-  console.log(`$ ${file.slice(2)} ${args.join(" ")}\nlistening on ${url}`);
+  console.log(`listening on ${url}`);
   return { child, url, stderr };
 }
 
@@ -76,6 +77,16 @@ const client = await connect();
 console.log(`connected: ${client.getProtocolEra()} era, server ${client.getServerVersion()?.name}\n`);
 //#endregion
 
+// On a terminal, the seconds left of a wait; in a pipe, nothing, so that recorded output stays the same.
+async function countDown(ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (process.stdout.isTTY) process.stdout.write(`\r  ${Math.ceil((until - Date.now()) / 1000)} s left `);
+    await sleep(Math.min(250, until - Date.now()));
+  }
+  if (process.stdout.isTTY) process.stdout.write("\r\x1b[K");
+}
+
 //#region calls
 async function add(): Promise<void> {
   console.log('tools/call add {"a":2,"b":40}');
@@ -93,7 +104,7 @@ bar.print(`-> result ${JSON.stringify(counted.content)}\n`);
 const first = saved[0].access_token;
 const { exp = 0 } = decodeJwt(first);
 console.log(`waiting for the access token to expire (${TOKEN_TTL} seconds)`);
-await sleep(exp * 1000 + 1000 - Date.now()); // exp counts whole seconds
+await countDown(exp * 1000 + 1000 - Date.now()); // exp counts whole seconds
 await add();
 await client.close();
 //#endregion
