@@ -157,12 +157,19 @@ describe("servers that fail", () => {
 
 describe("the fixture server keeps serving, whatever a client sends", () => {
   // Written byte by byte on a socket: fetch and node's http client would not send a forged Host or a broken target.
+  // Done when the answer is complete, by its length or its last chunk: the SDK keeps an SSE answer's connection alive.
   const rawRequest = (head: string, body = "") =>
     new Promise<{ status: number; body: string }>((resolve) => {
       const socket = connect(Number(new URL(remote.url).port), "127.0.0.1", () => socket.write(`${head}\r\nconnection: close\r\n\r\n${body}`));
       let answer = "";
-      socket.setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
-      socket.on("error", () => {}).on("close", () => resolve({ status: Number(answer.slice(9, 12)), body: answer.slice(answer.indexOf("\r\n\r\n") + 4) }));
+      const done = () => resolve({ status: Number(answer.slice(9, 12)), body: answer.slice(answer.indexOf("\r\n\r\n") + 4) });
+      const complete = () => {
+        const end = answer.indexOf("\r\n\r\n");
+        const length = /\r\ncontent-length: (\d+)/i.exec(answer.slice(0, end))?.[1];
+        return end !== -1 && (length !== undefined ? Buffer.byteLength(answer.slice(end + 4)) >= Number(length) : answer.endsWith("\r\n0\r\n\r\n"));
+      };
+      socket.setEncoding("utf8").on("data", (chunk: string) => ((answer += chunk), complete() && (done(), socket.destroy())));
+      socket.on("error", () => {}).on("close", done);
     });
   const ping = (...headers: string[]) => {
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });

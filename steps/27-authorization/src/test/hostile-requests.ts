@@ -14,12 +14,19 @@ function rawRequest(url: string, head: string, body = ""): Promise<{ status: num
     // Written, not ended: node's http server drops a request still being answered once the client half-closes.
     const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\nconnection: close\r\n\r\n${body}`));
     let text = "";
-    socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
-    socket.on("error", () => {}); // a connection the server closed unanswered: "close" follows, with status 0
-    socket.on("close", () => {
+    const done = () => {
       const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
       resolve({ status, body: text.slice(text.indexOf("\r\n\r\n") + 4) });
-    });
+    };
+    // Done when the answer is complete, by its length or its last chunk: the SDK keeps an SSE answer's connection alive.
+    const complete = () => {
+      const end = text.indexOf("\r\n\r\n");
+      const length = /\r\ncontent-length: (\d+)/i.exec(text.slice(0, end))?.[1];
+      return end !== -1 && (length !== undefined ? Buffer.byteLength(text.slice(end + 4)) >= Number(length) : text.endsWith("\r\n0\r\n\r\n"));
+    };
+    socket.setEncoding("utf8").on("data", (chunk: string) => ((text += chunk), complete() && (done(), socket.destroy())));
+    socket.on("error", () => {}); // a connection the server closed unanswered: "close" follows, with status 0
+    socket.on("close", done);
   });
 }
 
