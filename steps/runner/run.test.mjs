@@ -213,6 +213,9 @@ describe("stopping a demo", () => {
       expect(result.status).toBe(1);
       expect(result.stderr).toContain("Error: the demo failed");
       expect(result.stderr).toContain("The demo of step 01 exited and left processes running; the runner stopped them.");
+      // Stopped, it may still be a zombie for a moment: init reaps an orphan slowly on some machines.
+      const deadline = Date.now() + 5000;
+      while (isAlive(server) && Date.now() < deadline) await sleep(50);
       expect(isAlive(server)).toBe(false);
     } finally {
       if (isAlive(server)) process.kill(server, "SIGKILL");
