@@ -68,8 +68,10 @@ const SCHEMES = "Bearer|Basic|Digest|DPoP|Token|Negotiate|NTLM|HOBA|Mutual|GNAP|
 const AUTHORIZATION_IN_TEXT = new RegExp(`\\b((?:proxy-)?authorization)(["']?\\s*[:=]\\s*["']?)((?:${SCHEMES})\\s+)?[^"'&\\r\\n]+`, "gi");
 export const MASK = "***";
 
-/** An Authorization header's value, as a header holds it whole: its scheme word kept, the rest masked. */
-export const maskAuthorization = (value) => value.replace(/^(\S+ +)?\S[^]*$/, (_, scheme = "") => `${scheme}${MASK}`);
+/** An Authorization header's value, as a header holds it whole: a known scheme word kept, the rest masked. A first
+ * word that is no known scheme may be the credential itself: it is masked too. */
+const AUTHORIZATION_VALUE = new RegExp(`^((?:${SCHEMES}) +)?\\S[^]*$`, "i");
+export const maskAuthorization = (value) => value.replace(AUTHORIZATION_VALUE, (_, scheme = "") => `${scheme}${MASK}`);
 
 // Query and form parameters that carry a credential under a name too common to mask as a JSON key: OAuth's
 // authorization code, and the token or key some APIs take in the URL.
