@@ -29,7 +29,7 @@ const silent = createServer((request, response) => {
   if (request.url === "/echo") response.writeHead(401).end(`no such token: ${request.headers.authorization}`);
   if (request.url === "/echo-all") response.writeHead(401).end(`${"x".repeat(170)} ${ECHOED.map((name) => `${name}: ${request.headers[name]}`).join(" ")}`);
 });
-const ECHOED = ["authorization", "x-team", "cookie", "x-api-key"];
+const ECHOED = ["authorization", "x-team", "cookie", "x-api-key", "x-session-token"];
 let silentUrl = "";
 
 beforeAll(async () => {
@@ -91,16 +91,16 @@ describe("a remote server behind a bearer token", () => {
   test("what a server quotes back is masked before it is cut, in lastError and in the log, and the URL keeps ${VAR}", async () => {
     const secrets = { GH_TOKEN: "ghp_0123456789abcdef", TEAM: "blue-team-7", PORT: new URL(silentUrl).port };
     const url = "http://127.0.0.1:${PORT}/echo-all";
-    const headers = { Authorization: "token ${GH_TOKEN}", "X-Team": "${TEAM}", Cookie: "theme=dark; sid=c00kie-value", "X-Api-Key": "k3y-literal" };
+    const headers = { Authorization: "token ${GH_TOKEN}", "X-Team": "${TEAM}", Cookie: "theme=dark; sid=c00kie-value", "X-Api-Key": "k3y-literal", "X-Session-Token": "s3ss10n-t0k extra" };
     writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({ mcpServers: { echo: { type: "http", url, headers } } }));
     const logged: string[] = [];
     const manager = new McpManager(loadConfig({ project }, secrets).servers, { timeoutMs: 2000, log: (line) => logged.push(line) });
     await manager.connectAll();
-    const said = `${"x".repeat(170)} authorization: token *** x-team: *** cookie: *** x-api-key: ***`.slice(0, 200);
+    const said = `${"x".repeat(170)} authorization: token *** x-team: *** cookie: *** x-api-key: *** x-session-token: ***`.slice(0, 200);
     expect(manager.status()[0]!.lastError).toBe(`the handshake failed: HTTP 401 from http://127.0.0.1:\${PORT}/echo-all: ${said}`);
     expect(logged.length).toBeGreaterThan(0); // the SDK's own report of the refusal, with the whole body
     for (const text of [...logged, manager.status()[0]!.lastError!]) {
-      for (const secret of ["ghp_0123", "blue-team", "dark", "c00kie", "k3y-lit"]) expect(text).not.toContain(secret);
+      for (const secret of ["ghp_0123", "blue-team", "dark", "c00kie", "k3y-lit", "s3ss10n"]) expect(text).not.toContain(secret);
     }
     await manager.closeAll();
   });

@@ -47,7 +47,8 @@ function secretsOf(entry: HttpEntry): string[] {
   const credentials = Object.entries(entry.headers)
     .filter(([name]) => SECRET_HEADER.test(name))
     .flatMap(([, value]) => {
-      const credential = value.replace(/^[A-Za-z][\w.-]*\s+(?=\S)/, ""); // "Bearer tok_1" without "Bearer "
+      // "Bearer tok_1" without "Bearer ": only a known scheme word, as a first word may be the credential itself.
+      const credential = value.replace(/^(?:Bearer|Basic|Digest|DPoP|Token|Negotiate)\s+(?=\S)/i, "");
       // Each piece too, and each piece's value: a server may quote back one cookie of several, "sid=…" or just "…".
       const pieces = credential.split(/[\s;,]+/).flatMap((piece) => [piece, piece.slice(piece.indexOf("=") + 1)]);
       return [credential, ...pieces];
