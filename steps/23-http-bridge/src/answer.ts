@@ -37,12 +37,17 @@ export class Answer {
   finish(json: string): boolean {
     if (this.#streaming) this.response.end(sseEvent(json));
     else this.response.writeHead(200, { ...this.headers, "content-type": "application/json" }).end(json);
-    return this.response.writableLength <= this.response.writableHighWaterMark;
+    return this.held() <= this.response.writableHighWaterMark;
   }
 
   /** A JSON-RPC error in place of the response, for a request the server will never answer. */
   fail(code: number, message: string): void {
     this.finish(JSON.stringify({ jsonrpc: "2.0", id: this.id, error: { code, message } }));
+  }
+
+  /** Bytes sent and not taken by the client yet: in node's buffers and the socket's. */
+  held(): number {
+    return this.response.writableLength;
   }
 
   onClose(listener: () => void): void {

@@ -372,15 +372,20 @@ test.concurrent("slow clients cannot lock the others out: past 128 connections t
   }
 }, 60_000);
 
+/** Sends one request on a connection of its own, which then never reads what comes back. */
+function postAndNeverRead(bridge: Bridge, session: string, message: unknown): Socket {
+  const body = JSON.stringify(message);
+  const lines = ["POST /mcp HTTP/1.1", "Host: localhost", `Content-Type: ${JSON_HEADERS["content-type"]}`, `Accept: ${JSON_HEADERS.accept}`, `Mcp-Session-Id: ${session}`];
+  const socket = connect(Number(new URL(bridge.url).port), "127.0.0.1", () => socket.write(`${[...lines, `Content-Length: ${body.length}`].join("\r\n")}\r\n\r\n${body}`));
+  return socket.on("error", () => {}).pause();
+}
+
 test.concurrent("a client that never reads its answer holds the server's stdout, not the bridge's memory; after 10 s its session ends", async () => {
   const bridge = await startBridge();
   const session = await bridge.open();
   const pid = bridge.serverPids().at(-1)!;
   // 64 events of 1 MiB: more than the socket buffers between the bridge and the client hold.
-  const body = JSON.stringify(call(1, "flood", { events: 64, bytes: 1024 * 1024 }, { progressToken: "f" }));
-  const lines = ["POST /mcp HTTP/1.1", "Host: localhost", `Content-Type: ${JSON_HEADERS["content-type"]}`, `Accept: ${JSON_HEADERS.accept}`, `Mcp-Session-Id: ${session}`];
-  const socket = connect(Number(new URL(bridge.url).port), "127.0.0.1", () => socket.write(`${[...lines, `Content-Length: ${body.length}`].join("\r\n")}\r\n\r\n${body}`));
-  socket.on("error", () => {}).pause(); // and never reads
+  const socket = postAndNeverRead(bridge, session, call(1, "flood", { events: 64, bytes: 1024 * 1024 }, { progressToken: "f" }));
   try {
     const other = await bridge.open();
     expect(await (await bridge.post(ping(3), other)).json()).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
@@ -394,6 +399,36 @@ test.concurrent("a client that never reads its answer holds the server's stdout,
     expect((await bridge.post(ping(5), other)).status).toBe(200);
   } finally {
     socket.destroy();
+    expect(await bridge.stop()).toBe(143);
+  }
+}, 60_000);
+
+test.concurrent("clients that do not read hold at most 64 MiB of the bridge together: past it, the one waiting longest ends first", async () => {
+  const bridge = await startBridge();
+  const flood = (id: number) => call(id, "flood", { events: 1, bytes: 15 * 1024 * 1024 }, { progressToken: id });
+  const sockets: Socket[] = [];
+  const stopped = () => bridge.stderr.filter((line) => line.includes("stopping the server"));
+  try {
+    // One after the other: each client's 15 MiB event has reached the bridge ("flooded") before the next one asks.
+    const names: string[] = [];
+    for (let id = 1; id <= 8 && stopped().length === 0; id++) {
+      const session = await bridge.open();
+      names.push(/(session \d+): started/.exec(bridge.stderr.find((line) => line.includes(session))!)![1]!);
+      sockets.push(postAndNeverRead(bridge, session, flood(id)));
+      await until(() => bridge.stderr.filter((line) => line.endsWith("stderr: flooded")).length === id);
+    }
+    await until(() => stopped().length > 0);
+    const [, name, held] = /^\[bridge\] (session \d+): clients that are not reading hold (\d+) MiB, over the bridge's 64 MiB; this one has waited longest: stopping the server$/.exec(stopped()[0]!) ?? [];
+    expect([name, Number(held)]).toEqual([names[0], expect.any(Number)]);
+    expect(Number(held)).toBeGreaterThan(64);
+    // A client that reads gets its whole answer, and the bridge stops whoever waits longest to make room for it.
+    const reader = await bridge.open();
+    const answer = await (await bridge.post(flood(99), reader)).text();
+    expect(answer).toContain(`"text":"flooded"`);
+    expect(answer.length).toBeGreaterThan(15 * 1024 * 1024);
+    expect(stopped().every((line) => line.includes("clients that are not reading"))).toBe(true); // none waited out its 10 s
+  } finally {
+    sockets.forEach((socket) => socket.destroy());
     expect(await bridge.stop()).toBe(143);
   }
 }, 60_000);

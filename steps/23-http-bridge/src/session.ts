@@ -10,12 +10,18 @@ export const MAX_IN_FLIGHT = 64;
 export const MAX_BACKLOG_BYTES = 16 * 1024 * 1024;
 const GRACE_MS = 2000;
 export const DRAIN_TIMEOUT_MS = 10_000;
+// What all sessions together may hold for clients that are not taking their answers.
+export const MAX_UNREAD_BYTES = 64 * 1024 * 1024;
 const NEWLINE = Buffer.from("\n");
 
 type Pending = { answer: Answer; progressToken: unknown };
 
 // Ids 1 and "1" are different requests: the key keeps the type.
 const key = (id: Message["id"]) => JSON.stringify(id);
+const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
+
+// Every session's answers that their clients are not taking, the one waiting longest first: a Map keeps insertion order.
+const unread = new Map<Answer, Session>();
 
 export class Session {
   readonly id = crypto.randomUUID();
@@ -27,7 +33,7 @@ export class Session {
   #lineBytes = 0;
   #exited: Promise<void>;
   #lastUsed = performance.now();
-  #unread = new Set<Answer>(); // answers whose client has not taken what it was sent
+  #unread = new Set<Answer>(); // this session's entries in `unread`
   #stopping = false;
   /** The child's pid, which is also its process group id. */
   readonly pid: number | undefined;
@@ -162,6 +168,7 @@ export class Session {
     if (taken || this.#unread.has(answer)) return;
     if (this.#stopping) return answer.abort();
     this.#unread.add(answer);
+    unread.set(answer, this);
     this.#child.stdout.pause();
     const timer = setTimeout(() => {
       this.log(`${this.name}: a client took nothing of its answer for ${DRAIN_TIMEOUT_MS} ms; stopping the server`);
@@ -169,9 +176,15 @@ export class Session {
     }, DRAIN_TIMEOUT_MS);
     answer.onTaken(() => {
       clearTimeout(timer);
-      this.#unread.delete(answer);
+      this.#forget(answer);
       if (this.#unread.size === 0) this.#child.stdout.resume();
     });
+    keepToBudget();
+  }
+
+  #forget(answer: Answer): void {
+    this.#unread.delete(answer);
+    unread.delete(answer);
   }
   //#endregion
 
@@ -180,7 +193,10 @@ export class Session {
   async stop(): Promise<void> {
     // An answer its client is not reading would hold the child's stdout paused, and its exit unseen: it is dropped.
     this.#stopping = true;
-    for (const answer of this.#unread) answer.abort();
+    for (const answer of this.#unread) {
+      this.#forget(answer);
+      answer.abort();
+    }
     this.#child.stdin.end();
     await Promise.race([this.#exited, sleep(GRACE_MS)]);
     // Signal the group even when the leader has exited: something it started may still hold on.
@@ -202,3 +218,18 @@ export class Session {
   }
   //#endregion
 }
+
+//#region budget
+/**
+ * Many clients that do not read would together hold their sum: past the bridge-wide bound, the sessions whose clients
+ * have waited longest are stopped first, so a client that reads its answer never waits on one that does not.
+ */
+function keepToBudget(): void {
+  for (const session of unread.values()) {
+    const held = [...unread.keys()].reduce((sum, answer) => sum + answer.held(), 0);
+    if (held <= MAX_UNREAD_BYTES) return;
+    session.log(`${session.name}: clients that are not reading hold ${mib(held)} MiB, over the bridge's ${mib(MAX_UNREAD_BYTES)} MiB; this one has waited longest: stopping the server`);
+    void session.stop();
+  }
+}
+//#endregion
