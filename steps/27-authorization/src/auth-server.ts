@@ -4,7 +4,7 @@ import { randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { parseArgs } from "node:util";
-import { calculateJwkThumbprint, exportJWK, generateKeyPair } from "jose";
+import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JSONWebKeySet } from "jose";
 import type { Configuration } from "oidc-provider";
 import { checkLocal } from "./local-only.ts";
 
@@ -42,7 +42,7 @@ const MCP_SCOPE = "mcp";
 
 // A key pair made at each start: tokens from an earlier run, or signed by anyone else, do not verify. Its id (kid) is its
 // RFC 7638 thumbprint, which names it in each token's header.
-async function signingKeys() {
+async function signingKeys(): Promise<JSONWebKeySet> {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const jwk = await exportJWK(privateKey);
   return { keys: [{ ...jwk, kid: await calculateJwkThumbprint(jwk), alg: "RS256", use: "sig" }] };
