@@ -38,6 +38,11 @@ export function typeErrors({ program }, dir) {
 
 //#region return types
 const FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseFullyQualifiedType;
+// A type the file cannot name is written as import("/absolute/path").Name; with aliases allowed it may be nameable.
+const ALIASED = FLAGS | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope;
+const typeText = (checker, type, node) =>
+  [FLAGS, ALIASED].map((flags) => checker.typeToString(type, node, flags)).find((text) => !text.includes('import("/')) ??
+  checker.typeToString(type, node, FLAGS);
 
 /** The return type a declaration has without its body, written out, or undefined when it names one or needs none. */
 export function returnTypeText(checker, node) {
@@ -48,10 +53,10 @@ export function returnTypeText(checker, node) {
   if (predicate) {
     const asserts = predicate.kind === ts.TypePredicateKind.AssertsIdentifier || predicate.kind === ts.TypePredicateKind.AssertsThis;
     const subject = predicate.parameterName ?? "this";
-    const type = predicate.type ? ` is ${checker.typeToString(predicate.type, node, FLAGS)}` : "";
+    const type = predicate.type ? ` is ${typeText(checker, predicate.type, node)}` : "";
     return `${asserts ? "asserts " : ""}${subject}${type}`;
   }
-  return checker.typeToString(checker.getReturnTypeOfSignature(signature), node, FLAGS);
+  return typeText(checker, checker.getReturnTypeOfSignature(signature), node);
 }
 //#endregion
 
