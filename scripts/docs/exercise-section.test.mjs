@@ -34,7 +34,7 @@ function makeRoot(part3 = "by hand over stdio") {
     write(root, `steps/${folder}/lesson.json`, JSON.stringify({ title: folder, part, changes: [] }));
     write(root, `steps/${folder}/tsconfig.json`, TSCONFIG);
     write(root, `steps/${folder}/src/sum.ts`, source);
-    write(root, `steps/${folder}/src/main.ts`, `console.log("${folder}");\n`);
+    write(root, `steps/${folder}/src/main.ts`, `export const step = "${folder}";\n`);
   }
   return root;
 }
