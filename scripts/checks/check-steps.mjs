@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { changeOf, listStepFiles, readJson, readStepFile, REPO_ROOT, STEP_FOLDER } from "../../steps/runner/shared/repo.mjs";
-import { checkLesson, checkPortable, checkReach, checkSizes } from "./lesson-rules.mjs";
+import { checkLesson, checkPartOrder, checkPortable, checkReach, checkSizes } from "./lesson-rules.mjs";
 import { checkNaming } from "./naming.mjs";
 import { sizeWarnings } from "./size-guides.mjs";
 
@@ -113,6 +113,7 @@ export function checkSteps(root) {
     checkPortable(step, errors);
     warnings.push(...sizeWarnings(step.name, step.dir, step.files));
   });
+  checkPartOrder(steps, errors);
   checkSizes(steps, errors);
   checkSameTsconfig(steps, errors);
   checkNaming(root, steps, errors);

@@ -15,7 +15,7 @@ function write(root, rel, text) {
 
 const SCRIPTS = { start: "tsx src/main.ts", test: "vitest run", typecheck: "tsc --noEmit -p tsconfig.json" };
 const pkg = (name, extra = {}) => JSON.stringify({ name: `@learn-mcp/${name}`, scripts: SCRIPTS, ...extra }, null, 2);
-const lesson = (title, changes, extra = {}) => JSON.stringify({ title, changes, ...extra }, null, 2);
+const lesson = (title, changes, extra = {}) => JSON.stringify({ title, part: "by hand over stdio", changes, ...extra }, null, 2);
 
 // Two well-formed steps: 02 changes main.ts and adds tools.ts, which its server imports, and says so.
 function makeRoot() {
@@ -127,6 +127,42 @@ describe("check-steps.mjs", () => {
     expect(check(root).output).toContain('error: steps/02-sum/lesson.json: flags: "--live" is not named as a literal in src/main.ts, so the demo ignores it');
     write(root, "steps/02-sum/src/main.ts", 'if (process.argv.includes("--live")) console.log("live");\n');
     expect(check(root).output).toContain("check-steps: 2 steps, 0 errors");
+  });
+
+  it("requires each step's part, one of the four, and never one before its predecessor's", () => {
+    const root = makeRoot();
+    const files = ["src/main.ts", "src/server.ts", "src/tools.ts"];
+    write(root, "steps/01-echo/lesson.json", JSON.stringify({ title: "echo", changes: [] }));
+    write(root, "steps/02-sum/lesson.json", lesson("sum", files, { part: "over the moon" }));
+    let { status, output } = check(root);
+    expect(status).toBe(1);
+    const parts = '"by hand over stdio", "with the SDK", "the host", "over HTTP"';
+    expect(output).toContain(`error: steps/01-echo/lesson.json: part must be one of ${parts}`);
+    expect(output).toContain(`error: steps/02-sum/lesson.json: part must be one of ${parts}`);
+    write(root, "steps/01-echo/lesson.json", lesson("echo", [], { part: "the host" }));
+    write(root, "steps/02-sum/lesson.json", lesson("sum", files, { part: "with the SDK" }));
+    ({ status, output } = check(root));
+    expect(status).toBe(1);
+    expect(output).toContain(`error: steps/02-sum/lesson.json: part "with the SDK" comes before steps/01-echo's "the host"; a part never comes back`);
+    write(root, "steps/02-sum/lesson.json", lesson("sum", files, { part: "over HTTP" }));
+    expect(check(root).output).toContain("check-steps: 2 steps, 0 errors");
+  });
+
+  it("accepts given files that the step holds, and no test, helper or missing file", () => {
+    const root = makeRoot();
+    const files = ["src/main.ts", "src/server.test.ts", "src/server.ts", "src/tools.ts"];
+    write(root, "steps/02-sum/src/server.test.ts", "export {};\n");
+    write(root, "steps/02-sum/lesson.json", lesson("sum", files, { given: ["src/tools.ts"] }));
+    expect(check(root).output).toContain("check-steps: 2 steps, 0 errors");
+    write(root, "steps/02-sum/lesson.json", lesson("sum", files, { given: ["src/gone.ts", "src/server.test.ts", "src/tools.ts"] }));
+    let { status, output } = check(root);
+    expect(status).toBe(1);
+    expect(output).toContain('error: steps/02-sum/lesson.json: given: "src/gone.ts" does not exist');
+    expect(output).toContain('error: steps/02-sum/lesson.json: given: "src/server.test.ts" is a test or a test\'s helper, which an exercise keeps anyway');
+    expect(output).not.toContain('"src/tools.ts"');
+    write(root, "steps/02-sum/lesson.json", lesson("sum", files, { given: "src/tools.ts" }));
+    ({ status, output } = check(root));
+    expect(output).toContain("error: steps/02-sum/lesson.json: given must be an array of paths relative to the step");
   });
 
   it("reports a source file that neither main.ts, server.ts nor a program reaches", () => {

@@ -11,7 +11,7 @@ import { findStep, isTestFile, listStepFiles, listSteps, previousStep } from "..
 export class Undetermined extends Error {}
 
 // The modules that shape a command block's body. They run from this checkout whatever --root names.
-const TOOL_FILES = ["generate.mjs", "docblocks.mjs", "normalize.mjs", "diff-marker.mjs", "regions.mjs"];
+const TOOL_FILES = ["generate.mjs", "docblocks.mjs", "normalize.mjs", "diff-marker.mjs", "regions.mjs", "exercise-section.mjs"];
 const IGNORED = (rel) => rel.endsWith(".log") || path.posix.basename(rel) === ".DS_Store";
 // A word that may be a repository path: not after "/" (absolute), "$" (a variable) or a word character.
 const PATH_WORD = /(?<![\w.@/$-])[\w.@-][\w.@/-]*/g;
@@ -103,6 +103,17 @@ function addCommand(inputs, root, command) {
   }
 }
 
+// An exercise is planned from both steps' files, type-checked as the base tsconfig says, by the runner's exercise code.
+function addExercise(inputs, root, arg) {
+  const { step, before } = stepsOf(root, arg);
+  [step, before].forEach((one) => addStep(inputs, one));
+  for (const folder of ["exercise", "shared"]) {
+    const dir = path.join(root, "steps", "runner", folder);
+    for (const file of existsSync(dir) ? filesBelow(dir) : []) if (!isTestFile(posix(path.relative(dir, file)))) inputs.file(file);
+  }
+  inputs.file(path.join(root, "tsconfig.base.json"));
+}
+
 function collect({ kind, args }, inputs, root) {
   if (kind === "run" || kind === "wire") addDemo(inputs, root, args);
   else if (kind === "diff" || kind === "stat") {
@@ -110,6 +121,7 @@ function collect({ kind, args }, inputs, root) {
     [step, before].forEach((one) => addStep(inputs, one));
     addRunner(inputs, root);
   } else if (kind === "exec") addCommand(inputs, root, args);
+  else if (kind === "exercise") addExercise(inputs, root, args);
   else throw new Undetermined(`"${kind}" blocks are not commands`);
 }
 

@@ -111,6 +111,19 @@ describe("the inputs of diff and stat blocks", () => {
   });
 });
 
+describe("the inputs of exercise blocks", () => {
+  it("include both steps, the runner's exercise and shared code and the base tsconfig, not the rest of the runner", () => {
+    expect(moves("exercise", "2", "steps/02-two/src/greet.ts")).toBe(true);
+    expect(moves("exercise", "2", "steps/01-one/src/tools.ts")).toBe(true);
+    expect(moves("exercise", "2", "steps/01-one/lesson.json", '{ "title": "One", "part": "the host" }\n')).toBe(true);
+    expect(moves("exercise", "2", "steps/runner/exercise/blanks.mjs")).toBe(true);
+    expect(moves("exercise", "2", "steps/runner/shared/repo.mjs")).toBe(true);
+    expect(moves("exercise", "2", "tsconfig.base.json")).toBe(true);
+    expect(moves("exercise", "2", "steps/runner/cli.mjs")).toBe(false);
+    expect(moves("exercise", "2", "docs/02-two.md")).toBe(false);
+  });
+});
+
 describe("the inputs of exec blocks", () => {
   it("include a file the command names and what it imports, and not its neighbours", () => {
     expect(moves("exec", "node scripts/tool/print.mjs", "scripts/tool/print.mjs")).toBe(true);

@@ -8,6 +8,7 @@ import { currentBody, parseDoc, rewrite } from "./docblocks.mjs";
 import { generate, isCommand } from "./generate.mjs";
 import { inputsReader } from "./block-inputs.mjs";
 import { differences, keyOf, nextEntries, planBlocks, readSidecar, SIDECAR, writeSidecar } from "./sidecar.mjs";
+import { chapterBlankProblems } from "./exercise-section.mjs";
 import { asMultiples, measureBareStart, missedTargets } from "./timing.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
@@ -150,6 +151,7 @@ async function main() {
   const plans = planBlocks(blocks.filter((block) => isCommand(block.kind)), recorded, inputsReader(root));
   const resultOf = await generateAll(blocks, root, (block) => !force && plans.get(keyOf(block))?.accepted === true);
   const judged = docs.map((doc, i) => judgeDoc(doc, texts[i], resultOf));
+  judged.forEach((doc, i) => doc.problems.push(...chapterBlankProblems(root, docs[i], texts[i])));
   const next = nextEntries(plans, resultOf, recorded, { all: files.length === 0 });
   if (mode === "sync") {
     judged.forEach((doc, i) => doc.text !== texts[i] && writeFileSync(path.join(root, docs[i]), doc.text));

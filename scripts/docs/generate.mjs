@@ -6,6 +6,7 @@ import path from "node:path";
 import { fenced } from "./docblocks.mjs";
 import { fileDiff } from "./diff-marker.mjs";
 import { normalize } from "./normalize.mjs";
+import { exerciseSection } from "./exercise-section.mjs";
 import { extractRegion, wholeFile } from "./regions.mjs";
 
 export const TIMEOUT_MS = 120_000;
@@ -17,8 +18,9 @@ const LANGS = new Map([
   [".md", "md"],
 ]);
 
-/** Kinds that start processes; the others only read files and need no concurrency limit. */
-export const isCommand = (kind) => ["diff", "stat", "run", "wire", "exec"].includes(kind);
+/** Kinds recorded in docs/.generated.json: they start processes, or type-check two steps (an exercise), too slow to
+ * repeat on every check. The others only read files and need no concurrency limit. */
+export const isCommand = (kind) => ["diff", "stat", "run", "wire", "exec", "exercise"].includes(kind);
 
 // Own process groups do not get the terminal's Ctrl-C, so it is passed on to them here.
 const running = new Set();
@@ -124,6 +126,8 @@ export async function generate({ kind, args }, root, { onTiming } = {}) {
       return fenced(await runner(args, ["--wire"], root), "text");
     case "exec":
       return fenced(await exec(args, root), "text");
+    case "exercise":
+      return exerciseSection(args, root);
   }
   throw new Error(`unknown gen kind "${kind}"`);
 }

@@ -18,6 +18,7 @@ export const InternalError = -32603;
 
 /** Thrown by a method to send this exact error back; anything else thrown becomes -32603. */
 export class JsonRpcError extends Error {
+  /** `code` is the JSON-RPC error code the answer carries; `message` its text. */
   constructor(
     readonly code: number,
     message: string,
@@ -26,8 +27,10 @@ export class JsonRpcError extends Error {
   }
 }
 
+/** A -32602 error whose message says what is wrong with the params. */
 export const invalidParams = (why: string) => new JsonRpcError(InvalidParams, `Invalid params: ${why}`);
 
+/** Whether a JSON value is an object: not null, not an array. */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -43,6 +46,7 @@ export function checkParams(params: unknown, fields: string[], usage: string): R
 }
 //#endregion
 
+/** An error response with `code` and `message`, for the request with `id`. */
 export function failure(id: JsonRpcId | null, code: number, message: string): JsonRpcResponse {
   return { jsonrpc: "2.0", id, error: { code, message } };
 }

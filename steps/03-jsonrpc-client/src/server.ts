@@ -7,6 +7,7 @@ import { checkParams, failure, handleLine, InvalidRequest, invalidParams, type M
 
 //#region options
 const USAGE = "usage: server.ts [--max-line-bytes N]";
+/** Reads --max-line-bytes from the command line; throws on a value that is not a positive whole number. */
 function parseOptions(): { maxLineBytes: number } {
   const { values } = parseArgs({ options: { "max-line-bytes": { type: "string" } } });
   const maxLineBytes = Number(values["max-line-bytes"] ?? MAX_LINE_BYTES);
@@ -14,6 +15,7 @@ function parseOptions(): { maxLineBytes: number } {
   return { maxLineBytes };
 }
 
+/** The options, or an error that adds the usage line to what was wrong. */
 function readOptions(): { maxLineBytes: number } {
   try {
     return parseOptions();
@@ -51,8 +53,10 @@ const methods: Methods = new Map<string, Method>([
 //#endregion
 
 //#region serve
+/** Writes one answer as a line on stdout. */
 const reply = (line: string) => process.stdout.write(line + "\n");
 
+/** Answers one line of input, or a line over the limit with -32600. */
 // Each line is answered when its method finishes, so a slow request never holds up a quick one.
 function serve(line: Line): void {
   if (line instanceof LineTooLong) {

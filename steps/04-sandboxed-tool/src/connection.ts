@@ -66,6 +66,7 @@ export class Connection {
     this.#pending.clear();
   }
 
+  /** Sends one message to the server as a line. */
   #write(message: object): void {
     const line = JSON.stringify(message);
     this.#trace?.("->", line);
@@ -73,6 +74,7 @@ export class Connection {
   }
 
   //#region receive
+  /** Handles one line from the server: an answer, a request or notification of its own, or a warning. */
   #receive(line: Line): void {
     if (line instanceof LineTooLong) return this.failAll(new Error(`the server sent a line over ${line.limit} bytes`));
     if (line.trim() === "") return; // A blank line carries nothing; it is not worth a warning.

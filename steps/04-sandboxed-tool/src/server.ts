@@ -8,6 +8,7 @@ import { openSandbox, SandboxError, writeInside } from "./sandbox.ts";
 
 //#region options
 const USAGE = "usage: server.ts [--max-line-bytes N] <sandbox-folder>";
+/** Reads --max-line-bytes from the command line; throws on a value that is not a positive whole number. */
 function parseOptions(): { maxLineBytes: number; folder: string } {
   const options = { "max-line-bytes": { type: "string" } } as const;
   const { values, positionals } = parseArgs({ options, allowPositionals: true });
@@ -17,6 +18,7 @@ function parseOptions(): { maxLineBytes: number; folder: string } {
   return { maxLineBytes, folder: positionals[0]! };
 }
 
+/** The options, or an error that adds the usage line to what was wrong. */
 function readOptions(): { maxLineBytes: number; folder: string } {
   try {
     return parseOptions();
@@ -69,8 +71,10 @@ const methods: Methods = new Map<string, Method>([
 //#endregion
 
 //#region serve
+/** Writes one answer as a line on stdout. */
 const reply = (line: string) => process.stdout.write(line + "\n");
 
+/** Answers one line of input, or a line over the limit with -32600. */
 // Each line is answered when its method finishes, so a slow request never holds up a quick one.
 function serve(line: Line): void {
   if (line instanceof LineTooLong) {

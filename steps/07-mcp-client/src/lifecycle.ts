@@ -24,6 +24,7 @@ export class Session {
   /** Set once `initialize` has been answered; undefined before. */
   protocolVersion: string | undefined;
 
+  /** What this server says of itself in its answer to `initialize`. */
   constructor(
     readonly serverInfo: Implementation,
     readonly capabilities: Record<string, object>,
@@ -48,6 +49,7 @@ export class Session {
   }
   //#endregion
 
+  /** `notifications/initialized`: the client has finished the handshake. */
   handleInitialized(): void {
     console.error("[server] the client is initialized");
   }

@@ -11,6 +11,7 @@ export interface JsonSchema {
 }
 //#endregion
 
+//#region validate
 const article = (type: string) => (/^[aeiou]/.test(type) ? "an" : "a");
 
 function typeOf(value: unknown): string {
@@ -25,7 +26,6 @@ function hasType(value: unknown, type: NonNullable<JsonSchema["type"]>): boolean
   return typeof value === type;
 }
 
-//#region validate
 /** Returns undefined when `value` fits `schema`, else what is wrong, e.g. `"b" must be a number, got string`. */
 export function validate(schema: JsonSchema, value: unknown, field = "arguments"): string | undefined {
   if (schema.type !== undefined && !hasType(value, schema.type)) {

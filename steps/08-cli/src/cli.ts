@@ -70,6 +70,7 @@ function printResult(result: CallToolResult): number {
 //#endregion
 
 //#region run
+/** Connects, runs the one command, prints its result and resolves with the exit code. */
 async function run(invocation: Invocation, client: McpClient): Promise<number> {
   await client.connect();
   if (invocation.command === "call") return printResult(await client.callTool(invocation.tool, invocation.args));

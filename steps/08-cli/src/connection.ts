@@ -79,6 +79,7 @@ export class Connection {
     this.#pending.clear();
   }
 
+  /** Sends one message to the server as a line. */
   #write(message: object): void {
     const line = JSON.stringify(message);
     this.#trace?.("->", line);
@@ -86,6 +87,7 @@ export class Connection {
   }
 
   //#region receive
+  /** Handles one line from the server: an answer, a request or notification of its own, or a warning. */
   #receive(line: Line): void {
     if (line instanceof LineTooLong) return this.failAll(new Error(`the server sent a line over ${line.limit} bytes`));
     if (line.trim() === "") return; // A blank line carries nothing; it is not worth a warning.
@@ -108,6 +110,7 @@ export class Connection {
     else pending.resolve(outcome.result);
   }
 
+  /** A message the server sent of its own: a notification goes to onNotification, a request gets an answer. */
   // A request from the server gets an answer whatever it asks: ping is all this client knows.
   #fromServer({ id, method, params }: Record<string, unknown>): void {
     if (id === undefined) return this.#onNotification?.({ method: method as string, params });

@@ -32,6 +32,7 @@ export interface McpClientOptions {
   warn?: (text: string) => void;
 }
 
+/** The error for an answer to `what` that does not have the shape MCP gives it. */
 const malformed = (what: string, value: unknown) => new Error(`${what} returned a malformed result: ${JSON.stringify(value)?.slice(0, 200)}`);
 
 export class McpClient {
@@ -39,6 +40,7 @@ export class McpClient {
   #connection: Connection;
 
   //#region start
+  /** Starts `command` with `args` as the server; the handshake waits for connect(). */
   constructor(command: string, args: string[], options: McpClientOptions = {}) {
     this.#transport = new StdioTransport(command, args);
     const { toServer, fromServer } = this.#transport;
@@ -52,6 +54,7 @@ export class McpClient {
     void this.#transport.exited.then((reason) => this.#serverGone(reason));
   }
 
+  /** Fails every waiting request with why the server went, and the end of its stderr. */
   #serverGone(reason: string): void {
     const tail = this.#transport.stderrTail;
     this.#connection.failAll(new Error(`server ${reason}${tail ? `; its stderr ended with:\n${tail}` : ""}`));

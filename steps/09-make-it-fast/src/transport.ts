@@ -40,10 +40,12 @@ export class StdioTransport {
   }
   //#endregion
 
+  /** The server's stdin. */
   get toServer(): Writable {
     return this.#child.stdin;
   }
 
+  /** The server's stdout. */
   get fromServer(): Readable {
     return this.#child.stdout;
   }
@@ -63,6 +65,7 @@ export class StdioTransport {
     return (await upTo(this.exited, 500)) ?? "closed its output but is still running";
   }
 
+  /** Resolves with how the server ended once it exits or cannot be started. */
   async #waitForExit(): Promise<string> {
     const reason = await new Promise<string>((resolve) => {
       this.#child.on("error", (error) => resolve(`could not be started: ${error.message}`));

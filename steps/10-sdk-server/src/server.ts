@@ -7,7 +7,9 @@ import * as z from "zod";
 //#endregion
 import { openSandbox, SandboxError, writeInside } from "./sandbox.ts";
 
+/** A tool result of one text item. */
 const text = (value: string): CallToolResult => ({ content: [{ type: "text", text: value }] });
+/** A tool result of one text item, marked isError: a failure the model can read. */
 const toolError = (value: string): CallToolResult => ({ ...text(value), isError: true });
 
 //#region create-file
@@ -24,6 +26,7 @@ async function createFile(sandbox: string, path: string, content: string): Promi
 //#endregion
 
 //#region tools
+/** The MCP server and its tools. */
 function createServer(sandbox: string): McpServer {
   const server = new McpServer({ name: "learn-mcp-sdk", version: "0.1.0" });
   server.registerTool(

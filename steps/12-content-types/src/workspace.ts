@@ -122,6 +122,7 @@ function decodeUtf8(bytes: Buffer): string {
 //#endregion
 
 //#region list
+/** A file name as a listing shows it: quoted as JSON if it holds a control character. */
 // A name may hold a newline: JSON quotes keep it on one line instead of letting it forge another entry.
 const showName = (name: string) => (/[\u0000-\u001f\u007f]/.test(name) ? JSON.stringify(name) : name);
 

@@ -15,6 +15,7 @@ export async function listResources(client: Client): Promise<string[]> {
 }
 //#endregion
 
+/** The lines of a request's result, or one line for the server's refusal. */
 // A refusal is the server's answer and becomes a line; the SDK's own failures (a timeout, a closed pipe) still throw.
 async function orRefusal(request: () => Promise<string[]>): Promise<string[]> {
   try {

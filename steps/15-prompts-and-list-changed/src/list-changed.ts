@@ -27,7 +27,6 @@ export async function watchResourceList(client: Client): Promise<ResourceListWat
   }
   return { how, next: (timeoutMs = 5_000) => nextNotice(waiting, timeoutMs), close: async () => subscription?.close() };
 }
-//#endregion
 
 // The timer is cleared either way, so a demo or test that waited leaves nothing running.
 function nextNotice(waiting: Set<() => void>, timeoutMs: number): Promise<void> {
@@ -43,3 +42,4 @@ function nextNotice(waiting: Set<() => void>, timeoutMs: number): Promise<void> 
     waiting.add(wake);
   });
 }
+//#endregion

@@ -4,9 +4,9 @@ import { ResourceNotFoundError, ResourceTemplate, type McpServer } from "@modelc
 import * as z from "zod";
 
 type Notes = Map<string, string>;
+//#region note-template
 const noteUri = (name: string) => `note://${name}`;
 
-//#region note-template
 // The list callback runs on every resources/list, so the list always shows the notes of this moment.
 function registerNoteTemplate(server: McpServer, notes: Notes): void {
   const list = () => ({ resources: [...notes.keys()].map((name) => ({ uri: noteUri(name), name, mimeType: "text/plain" })) });

@@ -27,7 +27,6 @@ async function countSlowly(to: number, ctx: ServerContext): Promise<CallToolResu
   await log("info", `counted to ${to}`);
   return { content: [{ type: "text", text: `Counted to ${to}.` }] };
 }
-//#endregion
 
 export function registerCountSlowly(server: McpServer): void {
   server.registerTool(
@@ -39,3 +38,4 @@ export function registerCountSlowly(server: McpServer): void {
     ({ to }, ctx) => countSlowly(to, ctx),
   );
 }
+//#endregion

@@ -57,6 +57,7 @@ function registerWorkspaceFiles(server: McpServer, workspace: string): void {
 }
 //#endregion
 
+/** Registers the fixed sample resources and the template over the workspace's files. */
 export function registerResources(server: McpServer, workspace: string): void {
   registerSamples(server);
   registerWorkspaceFiles(server, workspace);

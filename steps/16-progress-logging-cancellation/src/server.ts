@@ -12,10 +12,13 @@ import { registerPrompts } from "./prompts.ts";
 import { GRADIENT_URI, NOTES, NOTES_URI, registerResources } from "./resources.ts";
 import { listInside, openWorkspace, readInside, SIZE_LIMIT, WorkspaceError, writeInside } from "./workspace.ts";
 
+/** A tool result of one text item. */
 const text = (value: string): CallToolResult => ({ content: [{ type: "text", text: value }] });
+/** A tool result of one text item, marked isError: a failure the model can read. */
 const toolError = (value: string): CallToolResult => ({ ...text(value), isError: true });
 
 //#region file-tool
+/** Runs one file tool's work and turns its outcome into a tool result. */
 // The workspace's refusals go back as they are; anything else, such as an error naming an absolute path, only to stderr.
 function fileTool(tool: string, path: string, run: () => string): CallToolResult {
   try {
@@ -32,6 +35,7 @@ function fileTool(tool: string, path: string, run: () => string): CallToolResult
 const RULES = `Paths are relative to the workspace folder; "..", absolute paths, symbolic links and files over ${SIZE_LIMIT} bytes are refused.`;
 const workspacePath = z.string().describe("Relative to the workspace folder");
 
+/** Registers read_file, list_files and write_file, each bound to the workspace folder. */
 function registerFileTools(server: McpServer, workspace: string): void {
   server.registerTool(
     "read_file",
@@ -52,6 +56,7 @@ function registerFileTools(server: McpServer, workspace: string): void {
 //#endregion
 
 //#region sample-media
+/** The sample_media tool's result: one item of each content type. */
 // One item of each content type; binary data travels as base64, next to its MIME type. Both URIs are resources now.
 function sampleMedia(): CallToolResult {
   const png = gradientPng();
@@ -68,6 +73,7 @@ function sampleMedia(): CallToolResult {
 //#endregion
 
 //#region tools
+/** The MCP server and its tools. */
 function createServer(workspace: string): McpServer {
   // The logging capability makes ctx.mcpReq.log send notifications/message; without it, log() sends nothing.
   const server = new McpServer({ name: "learn-mcp-sdk", version: "0.1.0" }, { capabilities: { logging: {} } });

@@ -6,11 +6,13 @@ import { loadConfig, type ServerConfig } from "./config.ts";
 
 const USAGE = "usage: list-servers.ts [--project DIR] [--home DIR]";
 
+/** Prints the error and the usage line, and exits 64 (a usage error). */
 function fail(message: string): never {
   console.error(`error: ${message}\n${USAGE}`);
   process.exit(64);
 }
 
+/** The --project and --home folders from the command line, each checked to be a folder. */
 function folders() {
   let values;
   try {

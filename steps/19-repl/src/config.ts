@@ -14,6 +14,7 @@ export interface Folders { project: string; home?: string }
 
 const RANK: Scope[] = ["local", "project", "user"]; // highest first
 type Json = Record<string, unknown>;
+/** Whether a JSON value is an object: not null, not an array. */
 const isObject = (value: unknown): value is Json => value !== null && typeof value === "object" && !Array.isArray(value);
 
 //#region read-scopes
@@ -113,6 +114,7 @@ function stringMap(raw: Json, field: string, env: NodeJS.ProcessEnv): Record<str
   }));
 }
 
+/** One server entry, checked and its ${VAR}s expanded; throws a FieldError naming what is wrong. */
 function checkEntry(raw: unknown, project: string, env: NodeJS.ProcessEnv): StdioEntry | HttpEntry {
   if (!isObject(raw)) throw new FieldError("entry", "expected an object");
   const type = raw.type ?? "stdio";

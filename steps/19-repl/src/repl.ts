@@ -13,11 +13,13 @@ import { leftInGroups } from "./groups.ts";
 const USAGE = "usage: repl.ts [--project DIR] [--home DIR] [--timeout MS]";
 const HELP = ["/mcp", "/mcp tools [server]", "/mcp call <server> <tool> <json arguments>", "/mcp reconnect <server>"];
 
+/** Prints the error and the usage line, and exits 64 (a usage error). */
 function fail(message: string): never {
   console.error(`error: ${message}\n${USAGE}`);
   process.exit(64);
 }
 
+/** The --project, --home and --timeout options from the command line, each checked. */
 function options() {
   let values;
   try {

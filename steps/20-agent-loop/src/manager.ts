@@ -48,6 +48,7 @@ export class McpManager {
   #timeoutMs: number;
   #now: () => number;
 
+  /** One server for each configuration, none started yet. */
   constructor(configs: ServerConfig[], readonly options: ManagerOptions = {}) {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#now = options.now ?? Date.now;
@@ -166,6 +167,7 @@ export class McpManager {
     return new CallError(message, quoted ? `the server "${server.config.name}" stopped; its output is on the user's terminal` : message);
   }
 
+  /** Records that a server's transport ended without being asked to. */
   #died(server: Server, transport: ServerTransport): void {
     if (server.transport !== transport || server.state === "closed") return; // one we ended ourselves
     const again = server.restartedAt !== undefined && this.#now() - server.restartedAt < RESTART_WINDOW_MS;
@@ -187,6 +189,7 @@ export class McpManager {
     return this.#status(server);
   }
 
+  /** Starts closing a transport; close() waits for every one started. */
   #stop(transport: ServerTransport): void {
     this.#stopping.push(transport.close());
   }

@@ -14,6 +14,7 @@ export interface Turn {
   reply: ({ type: "text"; text: string } | { type: "tool_use"; name: string; input: Record<string, unknown> })[];
 }
 
+/** Whether a JSON value is an object: not null, not an array. */
 export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Reads a scenario file ({ "turns": [...] }) and checks it, so that a broken script fails before the first request. */

@@ -34,11 +34,13 @@ function* events(reply: Turn["reply"], model: string, turn: number, ids: string[
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 class Refusal extends Error {
+  /** A refusal answered with `status` and an error of type `kind`, as the Messages API words one. */
   constructor(readonly status: number, readonly kind: string, message: string) {
     super(message);
   }
 }
 
+/** The request's body as a JSON object, at most MAX_BODY_BYTES; anything else is refused. */
 async function readBody(request: IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -85,6 +87,7 @@ class Script {
 //#endregion
 
 //#region local
+/** Whether a Host header names this machine (localhost, 127.0.0.1 or [::1]), with an optional port. */
 // Only this machine may talk to it: a web page's request (DNS rebinding) carries another Host, or an Origin. Host is
 // parsed by hand, not by URL, which drops userinfo ("evil.com@localhost") and throws on forms it cannot parse.
 function isLocalHost(host: string): boolean {
@@ -92,8 +95,10 @@ function isLocalHost(host: string): boolean {
   return match !== null && (match[1] === undefined || (Number(match[1]) >= 1 && Number(match[1]) <= 65535));
 }
 
+/** Whether an Origin header is a page served from this machine. */
 const isLocalOrigin = (origin: string) => /^https?:\/\//i.test(origin) && isLocalHost(origin.replace(/^https?:\/\//i, ""));
 
+/** Refuses a request whose Host or Origin is not this machine. */
 function checkLocal(request: IncomingMessage): void {
   const hosts = request.headersDistinct.host ?? [];
   if (hosts.length !== 1) throw new Refusal(400, "invalid_request_error", "a request needs exactly one Host header");
@@ -103,6 +108,7 @@ function checkLocal(request: IncomingMessage): void {
 }
 //#endregion
 
+/** Answers one request with the scenario's next reply, streamed as the Messages API streams it. */
 async function answer(script: Script, request: IncomingMessage, response: ServerResponse): Promise<void> {
   checkLocal(request);
   if (request.method !== "POST" || request.url !== "/v1/messages") throw new Refusal(404, "not_found_error", `no ${request.method} ${request.url} here: only POST /v1/messages`);

@@ -54,6 +54,7 @@ export class Agent {
   #connected?: Promise<void>;
   #maxTurns: number;
 
+  /** An agent that asks `model` and calls the tools `manager` offers. */
   constructor(readonly model: Anthropic, readonly manager: McpManager, readonly options: AgentOptions) {
     this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   }

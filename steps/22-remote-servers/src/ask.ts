@@ -15,16 +15,19 @@ import { leftInGroups } from "./groups.ts";
 export const DEFAULT_MODEL = "claude-sonnet-5-5";
 const USAGE = 'usage: ask.ts [--project DIR] [--home DIR] [--timeout MS] [--max-turns N] [--allow GLOB]... "prompt"';
 
+/** Prints the error and the usage line, and exits 64 (a usage error). */
 function fail(message: string): never {
   console.error(`error: ${message}\n${USAGE}`);
   process.exit(64);
 }
 
+/** `text` as a whole number from 1 to `max`, or a usage error naming `flag`. */
 function whole(flag: string, text: string, max: number): number {
   if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max) fail(`bad ${flag}: ${text} (a whole number, 1 to ${max})`);
   return Number(text);
 }
 
+/** The prompt and the options from the command line, each checked. */
 function options() {
   const spec = { project: { type: "string" }, home: { type: "string" }, timeout: { type: "string" }, "max-turns": { type: "string" }, allow: { type: "string", multiple: true } } as const;
   let parsed;

@@ -15,6 +15,7 @@ export interface Folders { project: string; home?: string }
 
 const RANK: Scope[] = ["local", "project", "user"]; // highest first
 type Json = Record<string, unknown>;
+/** Whether a JSON value is an object: not null, not an array. */
 const isObject = (value: unknown): value is Json => value !== null && typeof value === "object" && !Array.isArray(value);
 
 //#region read-scopes
@@ -114,6 +115,7 @@ function stringMap(raw: Json, field: string, env: NodeJS.ProcessEnv): Record<str
   }));
 }
 
+/** One server entry, checked and its ${VAR}s expanded; throws a FieldError naming what is wrong. */
 function checkEntry(raw: unknown, project: string, env: NodeJS.ProcessEnv): StdioEntry | HttpEntry {
   if (!isObject(raw)) throw new FieldError("entry", "expected an object");
   const type = raw.type ?? "stdio";
@@ -131,6 +133,7 @@ function checkEntry(raw: unknown, project: string, env: NodeJS.ProcessEnv): Stdi
   return { ...entry, cwd: path.resolve(project, raw.cwd) }; // a relative cwd starts at the project folder
 }
 
+/** An http entry, checked: its url, its headers, and the variables they take from the environment. */
 function checkHttp(raw: Json, env: NodeJS.ProcessEnv): HttpEntry {
   const url = checkUrl(text(raw, "url", env), shown(raw.url as string, env)); // raw.url is a string once text() is done
   const headers = stringMap(raw, "headers", env);

@@ -28,6 +28,7 @@ export async function why(transport: AnyTransport, error: unknown, timeoutMs: nu
   return exitReport(transport, exit ?? (error as Error).message);
 }
 
+/** Every tool a server offers, asked afresh rather than taken from the SDK's cache. */
 export async function listTools(client: Client, timeoutMs: number): Promise<Tool[]> {
   // The SDK may keep a listing in its response cache; after list_changed only a fresh one is any use.
   return (await client.listTools(undefined, { timeout: timeoutMs, cacheMode: "refresh" })).tools;

@@ -4,6 +4,7 @@
 // C1 control character, a lone ESC included; \n and \t stay.
 const UNPRINTABLE = /(?:\u001b\[|\u009b)[0-?]*[ -/]*[@-~]|(?:\u001b\]|\u009d)[^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
+/** `text` without the control characters and escape sequences a terminal would act on. */
 export function printable(text: string): string {
   return text.replace(UNPRINTABLE, "");
 }

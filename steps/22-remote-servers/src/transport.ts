@@ -39,6 +39,7 @@ export class ServerTransport implements Transport {
   #closing: Promise<void> | undefined;
   #escaped: number[] = [];
 
+  /** A transport for server `name`, started from `entry`; `log` gets its stderr, line by line. */
   constructor(readonly name: string, readonly entry: StdioEntry, readonly log: (line: string) => void, readonly maxLineBytes = MAX_LINE_BYTES) {}
 
   //#region start
@@ -141,6 +142,7 @@ export class ServerTransport implements Transport {
   }
   //#endregion
 
+  /** Writes one message to the server's stdin, waiting for the pipe to drain when it is full. */
   async send(message: JSONRPCMessage): Promise<void> {
     const child = this.#child;
     if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error(`server "${this.name}" is not running`);
@@ -190,6 +192,7 @@ export class ServerTransport implements Transport {
   //#endregion
 }
 
+/** The processes below `server` that have left its process group. */
 // A descendant that starts a session of its own (spawn's `detached`) leaves the group; `ps`, the same on Linux and
 // macOS, still shows it below the server. Read once, before the first signal: what starts later is not followed.
 async function escapedDescendants(server: number): Promise<number[]> {

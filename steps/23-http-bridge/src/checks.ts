@@ -8,6 +8,7 @@ export const SUPPORTED_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"];
 
 /** A request the bridge will not serve: the HTTP status, and the message of the JSON-RPC error in the body. */
 export class Refusal extends Error {
+  /** `code` is the JSON-RPC error's code; `headers` go on the HTTP answer. */
   constructor(readonly status: number, message: string, readonly code = -32000, readonly headers: Record<string, string> = {}) {
     super(message);
   }
@@ -43,6 +44,7 @@ export function checkLocal(request: IncomingMessage): void {
 // would read `//evil/mcp` as the path /mcp of a host.
 const ORIGIN_FORM = /^((?:\/(?:[\w.~!$&'()*+,;=:@-]|%[\da-f]{2})*)+)(?:\?(?:[\w.~!$&'()*+,;=:@/?-]|%[\da-f]{2})*)?$/i;
 
+/** The path of a request-target, which must be a path (origin-form). */
 export function targetPath(target = ""): string {
   const path = ORIGIN_FORM.exec(target)?.[1];
   if (path === undefined) throw new Refusal(400, `the request-target ${JSON.stringify(target)} is not a path`);

@@ -11,6 +11,7 @@ import { roleProgram } from "./roles.ts";
 import { Session } from "./session.ts";
 
 export const MAX_CHILDREN = 32; // stdio servers alive at once: one per session, and one being stopped until it exits
+/** Writes one of the bridge's log lines to stderr. */
 const log = (line: string) => console.error(`[bridge] ${line}`);
 
 //#region arguments
@@ -92,6 +93,7 @@ async function handlePost(request: IncomingMessage, response: ServerResponse): P
 //#endregion
 
 //#region delete
+/** DELETE: ends the session and stops its server. */
 async function handleDelete(request: IncomingMessage, response: ServerResponse): Promise<void> {
   checkVersion(request);
   const session = findSession(request);

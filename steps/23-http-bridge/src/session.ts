@@ -16,8 +16,10 @@ const NEWLINE = Buffer.from("\n");
 
 type Pending = { answer: Answer; progressToken: unknown };
 
+/** A request id as a map key. */
 // Ids 1 and "1" are different requests: the key keeps the type.
 const key = (id: Message["id"]) => JSON.stringify(id);
+/** Bytes in whole MiB, for a log line. */
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 // Every session's answers that their clients are not taking, the one waiting longest first: a Map keeps insertion order.

@@ -4,6 +4,7 @@ import { inputRequired, inputResponse, McpServer, type CallToolResult, type Inpu
 import * as z from "zod";
 import { registerCountSlowly } from "./count-slowly.ts";
 
+/** A tool result of one text item. */
 const text = (value: string): CallToolResult => ({ content: [{ type: "text", text: value }] });
 
 //#region greet
@@ -23,6 +24,7 @@ function greet(ctx: ServerContext): CallToolResult | InputRequiredResult {
 }
 //#endregion
 
+/** A fresh MCP server with its tools. */
 export function createServer(): McpServer {
   // The logging capability makes ctx.mcpReq.log send notifications/message; without it, log() sends nothing.
   const server = new McpServer({ name: "learn-mcp-http", version: "0.1.0" }, { capabilities: { logging: {} } });

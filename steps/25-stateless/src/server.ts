@@ -76,6 +76,7 @@ http.listen(port, "127.0.0.1", () => {
 //#endregion
 
 //#region stop
+/** Closes the server's streams and connections, so that nothing keeps the process alive. */
 async function stop(signal: string): Promise<void> {
   console.error(`[server] ${signal}: closing ${sessions.size} session(s)`);
   await Promise.all([modern.close(), sessions.closeAll()]);

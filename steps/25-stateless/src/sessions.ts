@@ -5,7 +5,7 @@ import { WebStandardStreamableHTTPServerTransport, type McpServer } from "@model
 
 export const MAX_SESSIONS = 32;
 
-const refuse = (status: number, message: string) =>
+const refuse = (status: number, message: string): Response =>
   Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
 
 export class Sessions {
@@ -40,6 +40,7 @@ export class Sessions {
     return response;
   }
 
+  /** Ends the session used least recently, to make room for a new one. */
   // A client can go away without DELETE (the SDK's close() sends none), and its session would stay for good: past the
   // bound, the session used least recently ends. Its client gets 404 next time, which means "initialize again".
   async #endLeastRecent(): Promise<void> {
@@ -49,6 +50,7 @@ export class Sessions {
     await transport.close();
   }
 
+  /** Closes every session. */
   async closeAll(): Promise<void> {
     await Promise.all([...this.#open.values()].map((transport) => transport.close()));
     this.#open.clear();

@@ -9,6 +9,7 @@ import type { Configuration } from "oidc-provider";
 import { checkLocal } from "./local-only.ts";
 
 //#region arguments
+/** The --port and --token-ttl options; a bad one prints the usage line and exits. */
 // tokenTtl: the access tokens' lifetime in seconds; the demo makes it short, to show a refresh.
 function readArguments(): { port: number; tokenTtl: number } {
   try {
@@ -117,6 +118,7 @@ http.on("request", (request: IncomingMessage, response: ServerResponse) => {
 // Started by another program, stop with it: once the parent is gone, the process is handed to another parent.
 const parent = process.ppid;
 const watch = setInterval(() => process.ppid !== parent && stop("parent gone"), 500).unref();
+/** Stops the authorization server and its watch on the parent process. */
 function stop(reason: string): void {
   clearInterval(watch);
   console.error(`[auth] ${reason}: closing`);

@@ -6,6 +6,7 @@ import * as z from "zod";
 import { registerBoard, type Board } from "./board.ts";
 import { registerCountSlowly } from "./count-slowly.ts";
 
+/** A tool result of one text item. */
 const text = (value: string): CallToolResult => ({ content: [{ type: "text", text: value }] });
 
 //#region greet
