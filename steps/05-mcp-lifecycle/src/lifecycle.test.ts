@@ -77,6 +77,17 @@ describe("initialize", () => {
     expect(await exchange(start(), message)).toMatchObject({ id: "init", error: { code: -32602 } });
   });
 
+  test("takes notifications/initialized without an answer and notes it in its log", async () => {
+    const wire = start();
+    await exchange(wire, initialize("2025-11-25"));
+    wire.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    expect(await exchange(wire, { id: 1, method: "ping" })).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    // Closing first: once the server has exited, its whole log has arrived.
+    expect(await wire.close()).toBe(0);
+    expect(wire.stderr).toContain("[server] the client is initialized");
+    expect(wire.stderr).not.toContain("failed");
+  });
+
   test("is answered once; then the methods work, and a second initialize is refused", async () => {
     const wire = start();
     await exchange(wire, initialize("2025-11-25"));

@@ -2,20 +2,20 @@
 // A PassThrough pair stands where a server's pipes would be, so a test can send exactly the line it means to.
 import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { Connection } from "./connection.ts";
+import { Connection, type ConnectionOptions } from "./connection.ts";
 import { JsonRpcError } from "./jsonrpc.ts";
 
 const stops: (() => void)[] = [];
 afterEach(() => stops.splice(0).forEach((stop) => stop()));
 
 /** A connection to a pair of streams the test controls: what the client wrote, and a way to answer. */
-function fakeServer(timeoutMs = 1000) {
+function fakeServer(timeoutMs = 1000, options: ConnectionOptions = {}) {
   const toServer = new PassThrough();
   const fromServer = new PassThrough();
   const sent: string[] = [];
   const warnings: string[] = [];
   toServer.on("data", (chunk: Buffer) => sent.push(...chunk.toString().split("\n").filter(Boolean)));
-  const connection = new Connection(toServer, fromServer, { timeoutMs, warn: (text) => warnings.push(text) });
+  const connection = new Connection(toServer, fromServer, { timeoutMs, warn: (text) => warnings.push(text), ...options });
   stops.push(() => fromServer.end());
   return { connection, sent, warnings, answer: (line: string | Buffer) => fromServer.write(line) };
 }
@@ -86,5 +86,15 @@ describe("against raw lines", () => {
     const waiting = connection.request("a");
     answer(Buffer.alloc(16 * 1024 * 1024 + 1, "x"));
     await expect(waiting).rejects.toThrow("the server sent a line over 16777216 bytes");
+  });
+  it("tells onFailure once, with the first failure, which every later request then gets", async () => {
+    const failures: string[] = [];
+    const { connection, answer } = fakeServer(60_000, { onFailure: (error) => failures.push(error.message) });
+    const waiting = connection.request("a");
+    answer(Buffer.alloc(16 * 1024 * 1024 + 1, "x"));
+    await expect(waiting).rejects.toThrow("the server sent a line over 16777216 bytes");
+    connection.failAll(new Error("client closed"));
+    expect(failures).toEqual(["the server sent a line over 16777216 bytes"]);
+    await expect(connection.request("b")).rejects.toThrow("the server sent a line over 16777216 bytes");
   });
 });

@@ -1,21 +1,21 @@
 // The client's pairing, timeouts and failures, against raw lines written by the test.
 // A PassThrough pair stands where a server's pipes would be, so a test can send exactly the line it means to.
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { Connection } from "./connection.ts";
+import { Connection, type ConnectionOptions } from "./connection.ts";
 import { JsonRpcError } from "./jsonrpc.ts";
 
 const stops: (() => void)[] = [];
 afterEach(() => stops.splice(0).forEach((stop) => stop()));
 
 /** A connection to a pair of streams the test controls: what the client wrote, and a way to answer. */
-function fakeServer(timeoutMs = 1000) {
+function fakeServer(timeoutMs = 1000, options: ConnectionOptions = {}) {
   const toServer = new PassThrough();
   const fromServer = new PassThrough();
   const sent: string[] = [];
   const warnings: string[] = [];
   toServer.on("data", (chunk: Buffer) => sent.push(...chunk.toString().split("\n").filter(Boolean)));
-  const connection = new Connection(toServer, fromServer, { timeoutMs, warn: (text) => warnings.push(text) });
+  const connection = new Connection(toServer, fromServer, { timeoutMs, warn: (text) => warnings.push(text), ...options });
   stops.push(() => fromServer.end());
   return { connection, sent, warnings, answer: (line: string | Buffer) => fromServer.write(line) };
 }
@@ -37,6 +37,35 @@ describe("against raw lines", () => {
     const error = await first.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JsonRpcError);
     expect(error).toMatchObject({ code: -32602, message: "bad x" });
+  });
+
+  it("sends the lines of one tick in one write, and those of the next tick in another", async () => {
+    const writes: string[] = [];
+    const toServer = new Writable({
+      writev(chunks, done) {
+        writes.push(chunks.map(({ chunk }) => String(chunk)).join(""));
+        done();
+      },
+      write(chunk, _encoding, done) {
+        writes.push(String(chunk));
+        done();
+      },
+    });
+    const fromServer = new PassThrough();
+    stops.push(() => fromServer.end());
+    const connection = new Connection(toServer, fromServer);
+    const waiting = connection.request("a").catch((error: Error) => error.message);
+    connection.notify("b");
+    connection.notify("c");
+    await new Promise((resolve) => setImmediate(resolve));
+    connection.notify("d");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toEqual([
+      '{"jsonrpc":"2.0","id":1,"method":"a"}\n{"jsonrpc":"2.0","method":"b"}\n{"jsonrpc":"2.0","method":"c"}\n',
+      '{"jsonrpc":"2.0","method":"d"}\n',
+    ]);
+    connection.failAll(new Error("done"));
+    expect(await waiting).toBe("done");
   });
 
   it("keeps 1 and \"1\" apart, and reports answers to nothing without failing anything", async () => {
@@ -87,5 +116,15 @@ describe("against raw lines", () => {
     const waiting = connection.request("a");
     answer(Buffer.alloc(16 * 1024 * 1024 + 1, "x"));
     await expect(waiting).rejects.toThrow("the server sent a line over 16777216 bytes");
+  });
+  it("tells onFailure once, with the first failure, which every later request then gets", async () => {
+    const failures: string[] = [];
+    const { connection, answer } = fakeServer(60_000, { onFailure: (error) => failures.push(error.message) });
+    const waiting = connection.request("a");
+    answer(Buffer.alloc(16 * 1024 * 1024 + 1, "x"));
+    await expect(waiting).rejects.toThrow("the server sent a line over 16777216 bytes");
+    connection.failAll(new Error("client closed"));
+    expect(failures).toEqual(["the server sent a line over 16777216 bytes"]);
+    await expect(connection.request("b")).rejects.toThrow("the server sent a line over 16777216 bytes");
   });
 });
