@@ -7,7 +7,7 @@ import { ProtocolError, ResourceNotFoundError } from "@modelcontextprotocol/clie
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listResources, readResource } from "./browse.ts";
 import { gradientPng } from "./media.ts";
-import { NOTES } from "./resources.ts";
+import { fileUri, NOTES, readWorkspaceFile } from "./resources.ts";
 import { connect, type Connection, type Era } from "./test/sdk.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
@@ -25,6 +25,7 @@ describe.each<Era>(["legacy", "modern"])("resources, %s era", (era) => {
     writeFileSync(path.join(outside, "secret.txt"), "TOP SECRET\n");
     writeFileSync(path.join(workspace, "notes.txt"), "Inside the workspace.\n");
     writeFileSync(path.join(workspace, "docs", "two words.md"), "# Two words\n");
+    writeFileSync(path.join(workspace, "docs", "50% off #1?.md"), "# Sale\n");
     server = await connect(workspace, era);
     await server.client.listResources(); // serving before the traps appear
     symlinkSync(path.join(outside, "secret.txt"), path.join(workspace, "leak.txt"));
@@ -64,6 +65,14 @@ describe.each<Era>(["legacy", "modern"])("resources, %s era", (era) => {
     expect(await read("workspace://file/docs/two%20words.md")).toEqual([
       { uri: "workspace://file/docs/two%20words.md", mimeType: "text/plain", text: "# Two words\n" },
     ]);
+  });
+
+  it("reads back the URI that fileUri builds from a path: each name percent-encoded, each / kept", async () => {
+    const uri = fileUri("docs/50% off #1?.md");
+    expect(uri).toBe("workspace://file/docs/50%25%20off%20%231%3F.md");
+    expect(await read(uri)).toEqual([{ uri, mimeType: "text/plain", text: "# Sale\n" }]);
+    // And the URI readWorkspaceFile gives its contents when a caller names only the path.
+    expect(readWorkspaceFile(workspace, "docs/50% off #1?.md").uri).toBe(uri);
   });
 
   it.each([

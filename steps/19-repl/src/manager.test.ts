@@ -49,6 +49,15 @@ describe("a manager with good and bad servers", () => {
     ]);
   });
 
+  test("routes tell where each name goes, for a user who names tools by server: the server and the tool's own name", () => {
+    expect(manager.routes().map(({ name, server, tool }) => `${name} -> ${server} / ${tool}`)).toEqual([
+      "mcp__a__b__c -> a / b__c", "mcp__a__crash -> a / crash", "mcp__a__noise -> a / noise", "mcp__a__read_file -> a / read.file",
+      "mcp__a__read_file_2 -> a / read_file", "mcp__a__setting -> a / setting", "mcp__a__unlock -> a / unlock", "mcp__a__b__c_2 -> a__b / c",
+      "mcp__a__b__crash -> a__b / crash", "mcp__a__b__noise -> a__b / noise", "mcp__a__b__setting -> a__b / setting", "mcp__a__b__unlock -> a__b / unlock",
+    ]);
+    expect(manager.routes()[0]).toEqual({ name: "mcp__a__b__c", server: "a", tool: "b__c" }); // a route, not the tool's definition
+  });
+
   test("a call goes to the right server under the tool's original name, even with __ in the names", async () => {
     expect(text(await manager.callTool("mcp__a__b__c"))).toBe("a:b__c");
     expect(text(await manager.callTool("mcp__a__b__c_2"))).toBe("a__b:c");
