@@ -2,10 +2,15 @@
 // Each command imports only the modules it uses, so a missing dependency is named for what was asked.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { folderOf, shown } from "./exercise/state.mjs";
 import { findStep, hasNodeModules, listSteps, previousStep, resolveTsxLoader, stepsDir } from "./steps.mjs";
 
 const INSTALL = "npx -y pnpm@10.34.9 install";
 const FLAGS = new Set(["--list", "--diff", "--stat", "--no-tests", "--wire", "--live", "--help", "-h"]);
+// The exercise's commands: each is one mode, and none goes with the flags above but --help.
+const MODES = ["--exercise", "--check", "--hint", "--solution", "--progress"];
+const MODE_OPTIONS = { "--reset": "--exercise", "--watch": "--check", "--show": "--hint" };
+for (const flag of [...MODES, ...Object.keys(MODE_OPTIONS)]) FLAGS.add(flag);
 // Flags only some steps take: a step declares each one in its lesson.json "flags", and its demo receives it.
 const STEP_FLAGS = ["--live"];
 
@@ -16,7 +21,17 @@ const USAGE = `Usage:
   node steps/run.mjs N --stat          the same, as changed files with line counts
   node steps/run.mjs N --diff --no-tests   the same without the tests
   node steps/run.mjs N --wire          run step N's demo and print every JSON-RPC message on its pipes and every HTTP exchange
-  node steps/run.mjs N --live ["prompt"]   run step N's demo against the real model API (steps that declare --live)`;
+  node steps/run.mjs N --live ["prompt"]   run step N's demo against the real model API (steps that declare --live)
+
+Build it yourself (step 02 on; your work goes to exercises/, which git ignores):
+  node steps/run.mjs N --exercise      write exercises/NN-slug/: step N with its lesson left as blanks to write
+  node steps/run.mjs N --reset         the same, after moving your exercises/NN-slug/ aside (.old-1, .old-2, ...)
+  node steps/run.mjs N --check         run step N's tests against your folder, blank by blank, then its demo
+  node steps/run.mjs N --check --watch   the same again on every save, until Ctrl-C
+  node steps/run.mjs N --hint          the next blank: the chapter section that shows it, and its failing test
+  node steps/run.mjs N --hint --show   step N's own version of that one blank
+  node steps/run.mjs N --solution      the diff from your folder to step N
+  node steps/run.mjs --progress        each step's exercise: not started, started, tests passing, demo matching`;
 
 class UsageError extends Error {}
 
@@ -55,15 +70,30 @@ function parseArgs(argv) {
   if (flags.has("--no-tests") && !flags.has("--diff") && !flags.has("--stat")) {
     throw new UsageError("--no-tests goes with --diff or --stat.");
   }
-  return { flags, stepArg, prompt };
+  return { flags, stepArg, prompt, mode: exerciseMode(flags, prompt) };
 }
 
-async function dispatch({ flags, stepArg, prompt }) {
+/** The exercise command the flags ask for ("--exercise" for --reset alone), or undefined; throws on a mix. */
+function exerciseMode(flags, prompt) {
+  const given = [...new Set([...flags].map((flag) => (flag === "--reset" ? "--exercise" : flag)).filter((flag) => MODES.includes(flag)))];
+  for (const [option, mode] of Object.entries(MODE_OPTIONS)) {
+    if (flags.has(option) && !given.includes(mode)) throw new UsageError(`${option} goes with ${mode}.`);
+  }
+  if (given.length === 0) return undefined;
+  if (given.length > 1) throw new UsageError(`${given.join(" and ")} are separate commands; give one.`);
+  const others = [...flags].filter((flag) => !MODES.includes(flag) && !(flag in MODE_OPTIONS) && flag !== "--help" && flag !== "-h");
+  if (others.length > 0) throw new UsageError(`${given[0]} cannot be combined with ${others.join(" ")}.`);
+  if (prompt !== undefined) throw new UsageError(`${given[0]} takes one step number, not a prompt.`);
+  return given[0];
+}
+
+async function dispatch({ flags, stepArg, prompt, mode }) {
   if (flags.has("--help") || flags.has("-h")) {
     console.log(USAGE);
     return 0;
   }
   const steps = listSteps();
+  if (mode) return exercise(mode, steps, stepArg, flags);
   if (stepArg === undefined) {
     if (flags.size > 0 && !flags.has("--list")) throw new UsageError(`${[...flags].join(" ")} needs a step number.`);
     for (const step of steps) console.log(`${step.id}  ${step.title}`);
@@ -71,16 +101,38 @@ async function dispatch({ flags, stepArg, prompt }) {
   }
   if (flags.has("--list")) throw new UsageError("--list takes no step number.");
   const step = findStep(steps, stepArg);
-  if (!step) {
-    const valid = steps.map((s) => s.id).join(", ");
-    throw new UsageError(`Unknown step ${stepArg}. Valid steps: ${valid || `(none in ${stepsDir})`}.`);
-  }
+  if (!step) throw unknownStep(steps, stepArg);
   if (flags.has("--diff") || flags.has("--stat")) {
     return showDiff(previousStep(steps, step), step, { statOnly: flags.has("--stat"), tests: !flags.has("--no-tests") });
   }
   const demoArgs = stepFlags(steps, step, flags);
   if (prompt !== undefined) demoArgs.push(prompt);
   return runStep(step, flags.has("--wire"), demoArgs);
+}
+
+function unknownStep(steps, stepArg) {
+  const valid = steps.map((s) => s.id).join(", ");
+  return new UsageError(`Unknown step ${stepArg}. Valid steps: ${valid || `(none in ${stepsDir})`}.`);
+}
+
+/** Checks what an exercise command needs (a step after the first; for most, its folder), then hands off. */
+async function exercise(mode, steps, stepArg, flags) {
+  if (mode === "--progress") {
+    if (stepArg !== undefined) throw new UsageError("--progress takes no step number: it lists every step.");
+    requireInstall();
+    return (await import("./exercise/progress.mjs")).showProgress(steps);
+  }
+  if (stepArg === undefined) throw new UsageError(`${mode} needs a step number.`);
+  const step = findStep(steps, stepArg);
+  if (!step) throw unknownStep(steps, stepArg);
+  const previous = previousStep(steps, step);
+  if (!previous) throw new UsageError(`Step ${step.id} has no exercise: it is the first step, with nothing before it to start from.`);
+  if (mode !== "--exercise" && !existsSync(folderOf(step))) {
+    throw new UsageError(`There is no exercise for step ${step.id} yet (no ${shown(folderOf(step))}/). Start it with: node steps/run.mjs ${step.number} --exercise`);
+  }
+  requireInstall();
+  const { runExerciseCommand } = await import("./exercise/commands.mjs");
+  return runExerciseCommand(mode, step, previous, { reset: flags.has("--reset"), watch: flags.has("--watch"), show: flags.has("--show") });
 }
 
 /** The step-declared flags given, checked against the step's lesson.json; they are passed on to its demo. */

@@ -1,0 +1,83 @@
+// `N --check`: step N's tests against the learner's folder, blank by blank, then one summary line; once every test
+// passes, the demo against the chapter. What it finds is kept as the state's lastCheck, which --progress reads.
+import { readChapter, inChapterOrder } from "./chapter.mjs";
+import { compareDemo } from "./demo-check.mjs";
+import { ownTestFiles, runStepTests } from "./run-tests.mjs";
+import { folderDigest, folderOf, readState, recordedTests, shown, stateBlanks, stepDigest, writeState } from "./state.mjs";
+import { firstLines } from "./test-results.mjs";
+import { blankLine, blankStates, hangLines, nextStep, summaryLine } from "./verdict.mjs";
+
+const SHOWN_ERRORS = 10;
+
+/** The exercise's blanks: as its state file keeps them, or planned afresh when the state is gone. */
+export async function blanksOf(step, previous, state) {
+  if (state) return state.blanks;
+  const { planExercise } = await import("./exercise.mjs");
+  return stateBlanks(planExercise(step, previous).blanks);
+}
+
+/** The lines that come before the results: a step that changed since the exercise was made, test files not run. */
+function notes(step, previous, state, folder) {
+  const lines = [];
+  if (state && state.stepDigest !== stepDigest(step, previous)) {
+    lines.push(`Step ${step.id} has changed since this exercise was made (after a git pull?): its tests may not fit your folder.`);
+    lines.push(`  To start afresh: node steps/run.mjs ${step.number} --reset (your folder is kept, moved aside).`);
+  }
+  const own = ownTestFiles(step, folder);
+  if (own.length > 0) lines.push(`Your copies of ${own.join(", ")} differ from step ${step.id}'s; the check runs step ${step.id}'s tests.`);
+  return lines;
+}
+
+const errorLines = (errors) => [
+  ...errors.slice(0, SHOWN_ERRORS).map((error) => `  ${error.file ? `${error.file}:${error.line}: ` : ""}${error.message.split("\n")[0]}`),
+  ...(errors.length > SHOWN_ERRORS ? [`  … and ${errors.length - SHOWN_ERRORS} more`] : []),
+];
+
+/** Everything wrong that is not a failing test: type errors, test files that could not run, a crash, leftovers. */
+function problemLines(result) {
+  const lines = [];
+  if (result.typeErrors.length > 0) lines.push("Type errors (tsc):", ...errorLines(result.typeErrors));
+  for (const { file, message } of result.fileErrors) lines.push(`${file} failed outside its tests:`, `  ${firstLines(message, 6).split("\n").join("\n  ")}`);
+  if (result.crashed) lines.push("The tests could not run:", `  ${firstLines(result.crashed, 8).split("\n").join("\n  ")}`);
+  if (result.leftProcesses) lines.push("The tests left processes running; the check stopped them.");
+  const hangs = hangLines(result.tests);
+  if (hangs.length > 0) lines.push("Tests that hit their time bound (a hang):", ...hangs);
+  return lines;
+}
+
+/**
+ * Checks step N's exercise, printing through `print`; resolves with { status, states, next, tests, chapter }.
+ * `demo: false` stops after the tests and `remember: false` leaves the state alone (--hint needs neither).
+ */
+export async function checkExercise(step, previous, { print = console.log, demo = true, remember = true } = {}) {
+  const folder = folderOf(step);
+  const state = readState(step);
+  const blanks = await blanksOf(step, previous, state);
+  const chapter = readChapter(step);
+  const digest = folderDigest(folder);
+  print(`Checking ${shown(folder)}/ with the tests of steps/${step.folder}.`);
+  for (const line of notes(step, previous, state, folder)) print(line);
+  const result = await runStepTests(step, folder);
+  const lastCheck = { digest, tests: "fail" };
+  const save = (extra = {}) => remember && writeState(step, { ...(state ?? { step: step.folder, stepDigest: stepDigest(step, previous), blanks }), lastCheck: { ...lastCheck, ...extra } });
+  if (result.syntaxErrors.length > 0) {
+    for (const line of ["Syntax errors: the tests did not run.", ...errorLines(result.syntaxErrors)]) print(line);
+    save();
+    return { status: 1, states: [], tests: [], chapter, syntaxErrors: result.syntaxErrors };
+  }
+  const states = blankStates(step, folder, inChapterOrder(chapter, blanks), result.tests, recordedTests(step));
+  for (const line of [...states.map(blankLine), ...problemLines(result)]) print(line);
+  const next = nextStep(states, result.tests);
+  print(summaryLine(result.tests, next));
+  const passed = result.tests.length > 0 && !next && result.fileErrors.length === 0 && !result.crashed;
+  if (!passed) {
+    save();
+    return { status: 1, states, next, tests: result.tests, chapter };
+  }
+  lastCheck.tests = "pass";
+  const shownDemo = demo ? await compareDemo(step, folder, chapter.runOutput) : { verdict: undefined, lines: [] };
+  for (const line of shownDemo.lines) print(line);
+  save(shownDemo.verdict ? { demo: shownDemo.verdict } : {});
+  const clean = result.typeErrors.length === 0 && shownDemo.verdict !== "differ";
+  return { status: clean ? 0 : 1, states, next, tests: result.tests, chapter, demo: shownDemo.verdict };
+}
