@@ -150,6 +150,11 @@ describe("--check", () => {
     expect(hung.stdout).toContain('  src/sum.test.ts:7 "later resolves" did not finish within 2 s: something it waits for never comes\n');
     expect(hung.stdout).toContain("Type errors (tsc):\n  src/sum.ts:16: Type 'string' is not assignable to type 'number'.\n");
     expect(hung.stdout).not.toMatch(/^\s+at /m);
+    fx.write("src/sum.ts", `${REFERENCE}throw new Error("thrown on import");\n`);
+    const unloaded = await fx.runner("2", "--check");
+    expect(unloaded.stdout).toContain("  ?     src/sum.ts:15 times: its test did not run\n");
+    expect(unloaded.stdout).toContain("src/sum.test.ts could not run its tests:\n  Error: thrown on import\n");
+    expect(unloaded.stdout).toContain("0 of 0 tests pass; src/sum.test.ts could not run: see above.\n");
     fx.write("src/sum.ts", withTimes("return a * ;"));
     const broken = await fx.runner("2", "--check");
     expect(broken.status).toBe(1);

@@ -28,6 +28,8 @@ function notes(step, previous, state, folder) {
   return lines;
 }
 
+const indented = (text) => text.split("\n").map((line) => `  ${line}`.trimEnd()).join("\n");
+
 const errorLines = (errors) => [
   ...errors.slice(0, SHOWN_ERRORS).map((error) => `  ${error.file ? `${error.file}:${error.line}: ` : ""}${error.message.split("\n")[0]}`),
   ...(errors.length > SHOWN_ERRORS ? [`  … and ${errors.length - SHOWN_ERRORS} more`] : []),
@@ -37,8 +39,12 @@ const errorLines = (errors) => [
 function problemLines(result) {
   const lines = [];
   if (result.typeErrors.length > 0) lines.push("Type errors (tsc):", ...errorLines(result.typeErrors));
-  for (const { file, message } of result.fileErrors) lines.push(`${file} failed outside its tests:`, `  ${firstLines(message, 6).split("\n").join("\n  ")}`);
-  if (result.crashed) lines.push("The tests could not run:", `  ${firstLines(result.crashed, 8).split("\n").join("\n  ")}`);
+  for (const { file, message, ran, blocked } of result.fileErrors) {
+    const what = blocked > 0 ? `${file}: ${blocked} of its tests did not run, since a hook before them failed:` : ran ? `${file} failed outside its tests:` : `${file} could not run its tests:`;
+    lines.push(what, indented(firstLines(message, 6)));
+  }
+  for (const error of result.unhandled) lines.push("An error outside any test:", indented(firstLines(error, 6)));
+  if (result.crashed) lines.push("The tests could not run:", indented(firstLines(result.crashed, 8)));
   if (result.leftProcesses) lines.push("The tests left processes running; the check stopped them.");
   const hangs = hangLines(result.tests);
   if (hangs.length > 0) lines.push("Tests that hit their time bound (a hang):", ...hangs);
@@ -68,8 +74,8 @@ export async function checkExercise(step, previous, { print = console.log, demo 
   const states = blankStates(step, folder, inChapterOrder(chapter, blanks), result.tests, recordedTests(step));
   for (const line of [...states.map(blankLine), ...problemLines(result)]) print(line);
   const next = nextStep(states, result.tests);
-  print(summaryLine(result.tests, next));
-  const passed = result.tests.length > 0 && !next && result.fileErrors.length === 0 && !result.crashed;
+  print(summaryLine(result.tests, next, result.fileErrors));
+  const passed = result.tests.length > 0 && !next && result.fileErrors.length === 0 && result.unhandled.length === 0 && !result.crashed;
   if (!passed) {
     save();
     return { status: 1, states, next, tests: result.tests, chapter };

@@ -31,8 +31,10 @@ function hintLines(step, next, chapter) {
   }
   const test = next.test;
   lines.push(`  Failing: ${test.name}${test.line ? ` (${test.file}:${test.line})` : ""}`);
-  const said = test.timedOut ? `did not finish within ${test.seconds} s: something it waits for never comes` : firstLines(test.message, MESSAGE_LINES);
-  lines.push(...said.split("\n").map((line) => `    ${line}`));
+  const said = test.timedOut
+    ? `did not finish within ${test.seconds} s: something it waits for never comes`
+    : firstLines(test.status === "blocked" ? `did not run: a hook before it failed:\n${test.message}` : test.message, MESSAGE_LINES);
+  lines.push(...said.split("\n").map((line) => `    ${line}`.trimEnd()));
   if (blank) lines.push(`  Step ${step.id}'s own version of it: node steps/run.mjs ${step.number} --hint --show`);
   return lines;
 }

@@ -6,11 +6,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isTestFile, listStepFiles, readStepFile, REPO_ROOT } from "../shared/repo.mjs";
 import { startTracked, trackFolder } from "./cleanup.mjs";
-import { cleanMessage, typeErrorsOf, vitestResults } from "./test-results.mjs";
+import { checkResults, cleanMessage, typeErrorsOf } from "./test-results.mjs";
 
 const require = createRequire(path.join(REPO_ROOT, "package.json"));
 const binOf = (name, bin) => path.join(path.dirname(require.resolve(`${name}/package.json`)), bin);
 const CONFIG = fileURLToPath(new URL("./vitest.config.mjs", import.meta.url));
+const REPORTER = fileURLToPath(new URL("./vitest-reporter.mjs", import.meta.url));
 // Test-only: a short bound, so that the runner's own tests see a hang reported in seconds.
 export const TEST_TIMEOUT_MS = Number(process.env.LEARN_MCP_TEST_TIMEOUT_MS) || 30_000;
 const RUN_TIMEOUT_MS = 10 * 60_000;
@@ -40,9 +41,9 @@ function checkCopy(step, folder) {
   return { copy, release };
 }
 
-function testEnv() {
+function testEnv(report) {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && name !== "FORCE_COLOR"));
-  return { ...env, NO_COLOR: "1" };
+  return { ...env, NO_COLOR: "1", LEARN_MCP_CHECK_REPORT: report };
 }
 
 /**
@@ -52,23 +53,23 @@ function testEnv() {
 export async function runStepTests(step, folder, { testTimeoutMs = TEST_TIMEOUT_MS } = {}) {
   const { copy, release } = checkCopy(step, folder);
   try {
-    const env = testEnv();
+    const report = path.join(copy, ".check-report.json");
+    const env = testEnv(report);
     const tsc = startTracked(process.execPath, [binOf("typescript", "bin/tsc"), "--noEmit", "-p", "tsconfig.json", "--pretty", "false"], { cwd: copy, env, timeoutMs: RUN_TIMEOUT_MS });
-    const results = path.join(copy, ".check-results.json");
     const bound = String(testTimeoutMs);
-    const vitestArgs = ["run", "--config", CONFIG, "--root", copy, "--reporter=json", `--outputFile=${results}`, `--testTimeout=${bound}`, `--hookTimeout=${bound}`, `--teardownTimeout=${bound}`];
+    const vitestArgs = ["run", "--config", CONFIG, "--root", copy, `--reporter=${REPORTER}`, `--testTimeout=${bound}`, `--hookTimeout=${bound}`, `--teardownTimeout=${bound}`];
     const vitest = startTracked(process.execPath, [binOf("vitest", "vitest.mjs"), ...vitestArgs], { cwd: copy, env, timeoutMs: RUN_TIMEOUT_MS });
     const errors = typeErrorsOf((await tsc.done).stdout);
     const syntaxErrors = errors.filter((error) => error.code < 2000);
     if (syntaxErrors.length > 0) {
       await vitest.stop();
       await vitest.done;
-      return { syntaxErrors, typeErrors: [], tests: [], fileErrors: [] };
+      return { syntaxErrors, typeErrors: [], tests: [], fileErrors: [], unhandled: [] };
     }
     const run = await vitest.done;
-    const parsed = existsSync(results) ? vitestResults(JSON.parse(readFileSync(results, "utf8")), copy) : undefined;
+    const parsed = existsSync(report) ? checkResults(JSON.parse(readFileSync(report, "utf8")), copy) : undefined;
     const crashed = parsed === undefined ? cleanMessage(run.timedOut ? "the tests did not finish within 10 minutes" : run.stderr || run.stdout, copy) : undefined;
-    return { syntaxErrors: [], typeErrors: errors, ...(parsed ?? { tests: [], fileErrors: [] }), crashed, leftProcesses: run.leftProcesses };
+    return { syntaxErrors: [], typeErrors: errors, ...(parsed ?? { tests: [], fileErrors: [], unhandled: [] }), crashed, leftProcesses: run.leftProcesses };
   } finally {
     release();
   }

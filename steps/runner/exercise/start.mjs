@@ -5,6 +5,7 @@ import path from "node:path";
 import { inChapterOrder, readChapter } from "./chapter.mjs";
 import { trackFolder } from "./cleanup.mjs";
 import { EXERCISES_DIR, folderOf, shown, stateBlanks, stepDigest, writeState } from "./state.mjs";
+import { inLearnerFile } from "./verdict.mjs";
 
 /** The first `NN-slug.old-K` that is free. */
 function asideName(folder) {
@@ -27,7 +28,9 @@ function startLines(step, previous, folder, blanks, movedTo) {
   lines.push(`It is step ${step.id} with ${blanks.length} blank${blanks.length === 1 ? "" : "s"}: each throws "not written yet" until you write it.`);
   for (const blank of blanks) {
     const start = blank.start === "previous" ? ` (starts as step ${previous.id} had it)` : "";
-    lines.push(`  ${blank.file}:${blank.line}  ${blank.name}${blank.doc ? ` — ${blank.doc}` : ""}${start}`);
+    // The line in the exercise's file, where the learner goes: a blank's body is shorter than the reference's.
+    const { line } = inLearnerFile(step, folder, blank);
+    lines.push(`  ${blank.file}:${line}  ${blank.name}${blank.doc ? ` — ${blank.doc}` : ""}${start}`);
   }
   const n = step.number;
   lines.push(

@@ -33,33 +33,36 @@ export const firstLines = (message, count) => {
   return lines.length <= count ? message : `${lines.slice(0, count).join("\n")}\n…`;
 };
 
-const isTimeout = (message) => /timed out in \d+ms|STACK_TRACE_ERROR/.test(message);
+const isTimeout = (message) => /(Test|Hook) timed out in \d+ms/.test(message);
+const relativeTo = (copy, file) => (file.startsWith(`${copy}/`) ? file.slice(copy.length + 1) : file);
 
 /**
- * vitest's json report as { tests, fileErrors }: each test { name, file, line, status, message, timedOut }, named
- * "file > describe > test" as check:exercises records it; a file that failed with no failing test is a file error.
+ * The check reporter's report as { tests, fileErrors, unhandled }: each test { name, file, line, status, message,
+ * timedOut, seconds }, named "file > describe > test" as check:exercises records it. A test skipped on purpose is
+ * left out; one skipped because a hook above it failed is "blocked". A file's own errors (a failing hook, a module
+ * that cannot load) are told only where no test of the file failed, which would already say as much.
  */
-export function vitestResults(report, copy) {
+export function checkResults(report, copy) {
   const tests = [];
   const fileErrors = [];
-  for (const file of report.testResults ?? []) {
-    const rel = file.name.startsWith(`${copy}/`) ? file.name.slice(copy.length + 1) : file.name;
-    const own = (file.assertionResults ?? []).map((result) => {
-      const raw = result.failureMessages?.[0] ?? "";
-      return {
-        name: [rel, ...(result.ancestorTitles ?? []), result.title].join(" > "),
+  for (const module of report.modules ?? []) {
+    const rel = relativeTo(copy, module.file);
+    const own = module.tests
+      .filter((test) => test.state !== "skipped")
+      .map((test) => ({
+        name: [rel, ...test.names].join(" > "),
         file: rel,
-        line: result.location?.line,
-        status: result.status,
-        message: cleanMessage(raw, copy),
-        timedOut: result.status === "failed" && isTimeout(raw),
-        seconds: Math.round((result.duration ?? 0) / 1000),
-      };
-    });
+        line: test.line,
+        status: test.state,
+        message: cleanMessage(test.message, copy),
+        timedOut: test.state === "failed" && isTimeout(test.message),
+        seconds: Math.round(test.duration / 1000),
+      }));
     tests.push(...own);
-    if (file.status === "failed" && !own.some((test) => test.status === "failed")) {
-      fileErrors.push({ file: rel, message: cleanMessage(file.message || "failed outside its tests", copy) });
+    if (module.errors.length > 0 && !own.some((test) => test.status === "failed")) {
+      const blocked = own.filter((test) => test.status === "blocked").length;
+      fileErrors.push({ file: rel, message: cleanMessage(module.errors[0], copy), ran: own.some((test) => test.status === "passed"), blocked });
     }
   }
-  return { tests, fileErrors };
+  return { tests, fileErrors, unhandled: (report.unhandled ?? []).map((error) => cleanMessage(error, copy)) };
 }
