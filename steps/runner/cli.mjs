@@ -2,14 +2,12 @@
 // Each command imports only the modules it uses, so a missing dependency is named for what was asked.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { folderOf, shown } from "./exercise/state.mjs";
+import { exerciseMode, exerciseProblem, MODE_OPTIONS, MODES, runExerciseCommand } from "./exercise/commands.mjs";
 import { findStep, hasNodeModules, listSteps, previousStep, resolveTsxLoader, stepsDir } from "./steps.mjs";
 
 const INSTALL = "npx -y pnpm@10.34.9 install";
 const FLAGS = new Set(["--list", "--diff", "--stat", "--no-tests", "--wire", "--live", "--help", "-h"]);
-// The exercise's commands: each is one mode, and none goes with the flags above but --help.
-const MODES = ["--exercise", "--check", "--hint", "--solution", "--progress"];
-const MODE_OPTIONS = { "--reset": "--exercise", "--watch": "--check", "--show": "--hint" };
+// The exercise's commands (exercise/commands.mjs) go with none of the flags above but --help.
 for (const flag of [...MODES, ...Object.keys(MODE_OPTIONS)]) FLAGS.add(flag);
 // Flags only some steps take: a step declares each one in its lesson.json "flags", and its demo receives it.
 const STEP_FLAGS = ["--live"];
@@ -70,21 +68,13 @@ function parseArgs(argv) {
   if (flags.has("--no-tests") && !flags.has("--diff") && !flags.has("--stat")) {
     throw new UsageError("--no-tests goes with --diff or --stat.");
   }
-  return { flags, stepArg, prompt, mode: exerciseMode(flags, prompt) };
+  return { flags, stepArg, prompt, mode: modeOf(flags, prompt) };
 }
 
-/** The exercise command the flags ask for ("--exercise" for --reset alone), or undefined; throws on a mix. */
-function exerciseMode(flags, prompt) {
-  const given = [...new Set([...flags].map((flag) => (flag === "--reset" ? "--exercise" : flag)).filter((flag) => MODES.includes(flag)))];
-  for (const [option, mode] of Object.entries(MODE_OPTIONS)) {
-    if (flags.has(option) && !given.includes(mode)) throw new UsageError(`${option} goes with ${mode}.`);
-  }
-  if (given.length === 0) return undefined;
-  if (given.length > 1) throw new UsageError(`${given.join(" and ")} are separate commands; give one.`);
-  const others = [...flags].filter((flag) => !MODES.includes(flag) && !(flag in MODE_OPTIONS) && flag !== "--help" && flag !== "-h");
-  if (others.length > 0) throw new UsageError(`${given[0]} cannot be combined with ${others.join(" ")}.`);
-  if (prompt !== undefined) throw new UsageError(`${given[0]} takes one step number, not a prompt.`);
-  return given[0];
+function modeOf(flags, prompt) {
+  const { mode, problem } = exerciseMode(flags, prompt);
+  if (problem) throw new UsageError(problem);
+  return mode;
 }
 
 async function dispatch({ flags, stepArg, prompt, mode }) {
@@ -117,22 +107,12 @@ function unknownStep(steps, stepArg) {
 
 /** Checks what an exercise command needs (a step after the first; for most, its folder), then hands off. */
 async function exercise(mode, steps, stepArg, flags) {
-  if (mode === "--progress") {
-    if (stepArg !== undefined) throw new UsageError("--progress takes no step number: it lists every step.");
-    requireInstall();
-    return (await import("./exercise/progress.mjs")).showProgress(steps);
-  }
-  if (stepArg === undefined) throw new UsageError(`${mode} needs a step number.`);
-  const step = findStep(steps, stepArg);
-  if (!step) throw unknownStep(steps, stepArg);
-  const previous = previousStep(steps, step);
-  if (!previous) throw new UsageError(`Step ${step.id} has no exercise: it is the first step, with nothing before it to start from.`);
-  if (mode !== "--exercise" && !existsSync(folderOf(step))) {
-    throw new UsageError(`There is no exercise for step ${step.id} yet (no ${shown(folderOf(step))}/). Start it with: node steps/run.mjs ${step.number} --exercise`);
-  }
+  const step = stepArg === undefined ? undefined : findStep(steps, stepArg);
+  if (stepArg !== undefined && !step) throw unknownStep(steps, stepArg);
+  const problem = exerciseProblem(mode, steps, step);
+  if (problem) throw new UsageError(problem);
   requireInstall();
-  const { runExerciseCommand } = await import("./exercise/commands.mjs");
-  return runExerciseCommand(mode, step, previous, { reset: flags.has("--reset"), watch: flags.has("--watch"), show: flags.has("--show") });
+  return runExerciseCommand(mode, steps, step, { reset: flags.has("--reset"), watch: flags.has("--watch"), show: flags.has("--show") });
 }
 
 /** The step-declared flags given, checked against the step's lesson.json; they are passed on to its demo. */

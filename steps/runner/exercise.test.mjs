@@ -177,6 +177,25 @@ describe("--check", () => {
   });
 });
 
+describe("--check --watch", () => {
+  test("checks again when a file under src/ changes, until a signal stops it with everything it started", async () => {
+    fx.write("src/sum.ts", withTimes("return a + b;"));
+    const child = fx.started("2", "--check", "--watch");
+    let stdout = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    const summaries = () => stdout.split("\n").filter((line) => / of \d+ tests pass/.test(line));
+    while (summaries().length < 1 || !stdout.endsWith("Ctrl-C to stop.\n")) await sleep(50);
+    expect(summaries()).toEqual(["3 of 4 tests pass; next: src/sum.test.ts > times multiplies — src/sum.ts times"]);
+    fx.write("src/sum.ts", REFERENCE);
+    while (summaries().length < 2 || !stdout.endsWith("Ctrl-C to stop.\n")) await sleep(50);
+    expect(summaries()[1]).toBe("4 of 4 tests pass.");
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(143);
+    expect(fx.leftovers()).toEqual([]);
+  });
+});
+
 describe("--hint and --solution", () => {
   test("--hint names the chapter section and the failing assertion; --show prints step 02's text of that blank", async () => {
     fx.write("src/sum.ts", withTimes('throw new Error("times: not written yet (step 02) — Multiplies two numbers.");'));

@@ -1,9 +1,11 @@
 // `N --check`: step N's tests against the learner's folder, blank by blank, then one summary line; once every test
 // passes, the demo against the chapter. What it finds is kept as the state's lastCheck, which --progress reads.
-import { readChapter, inChapterOrder } from "./chapter.mjs";
+import path from "node:path";
+import { inChapterOrder, readChapter } from "./chapter.mjs";
 import { compareDemo } from "./demo-check.mjs";
+import { writeRoles } from "./exercise.mjs";
 import { ownTestFiles, runStepTests } from "./run-tests.mjs";
-import { folderDigest, folderOf, readState, recordedTests, shown, stateBlanks, stepDigest, writeState } from "./state.mjs";
+import { EXERCISES_DIR, folderDigest, folderOf, readState, recordedTests, shown, stateBlanks, stepDigest, writeState } from "./state.mjs";
 import { firstLines } from "./test-results.mjs";
 import { blankLine, blankStates, hangLines, nextStep, summaryLine } from "./verdict.mjs";
 
@@ -51,6 +53,16 @@ function problemLines(result) {
   return lines;
 }
 
+/** Prints the tests' verdict blank by blank; resolves with { passed, states, next }. */
+function reportTests(step, folder, blanks, chapter, result, print) {
+  const states = blankStates(step, folder, inChapterOrder(chapter, blanks), result.tests, recordedTests(step));
+  for (const line of [...states.map(blankLine), ...problemLines(result)]) print(line);
+  const next = nextStep(states, result.tests);
+  print(summaryLine(result.tests, next, result.fileErrors));
+  const passed = result.tests.length > 0 && !next && result.fileErrors.length === 0 && result.unhandled.length === 0 && !result.crashed;
+  return { passed, states, next };
+}
+
 /**
  * Checks step N's exercise, printing through `print`; resolves with { status, states, next, tests, chapter }.
  * `demo: false` stops after the tests and `remember: false` leaves the state alone (--hint needs neither).
@@ -62,28 +74,25 @@ export async function checkExercise(step, previous, { print = console.log, demo 
   const chapter = readChapter(step);
   const digest = folderDigest(folder);
   print(`Checking ${shown(folder)}/ with the tests of steps/${step.folder}.`);
+  // Generated, not the learner's: written afresh so that a role moved by a git pull is found where it now is.
+  writeRoles(EXERCISES_DIR, path.dirname(step.dir));
   for (const line of notes(step, previous, state, folder)) print(line);
   const result = await runStepTests(step, folder);
-  const lastCheck = { digest, tests: "fail" };
-  const save = (extra = {}) => remember && writeState(step, { ...(state ?? { step: step.folder, stepDigest: stepDigest(step, previous), blanks }), lastCheck: { ...lastCheck, ...extra } });
+  const save = (lastCheck) => remember && writeState(step, { ...(state ?? { step: step.folder, stepDigest: stepDigest(step, previous), blanks }), lastCheck: { digest, ...lastCheck } });
   if (result.syntaxErrors.length > 0) {
     for (const line of ["Syntax errors: the tests did not run.", ...errorLines(result.syntaxErrors)]) print(line);
-    save();
+    save({ tests: "fail" });
     return { status: 1, states: [], tests: [], chapter, syntaxErrors: result.syntaxErrors };
   }
-  const states = blankStates(step, folder, inChapterOrder(chapter, blanks), result.tests, recordedTests(step));
-  for (const line of [...states.map(blankLine), ...problemLines(result)]) print(line);
-  const next = nextStep(states, result.tests);
-  print(summaryLine(result.tests, next, result.fileErrors));
-  const passed = result.tests.length > 0 && !next && result.fileErrors.length === 0 && result.unhandled.length === 0 && !result.crashed;
+  const { passed, states, next } = reportTests(step, folder, blanks, chapter, result, print);
+  const done = { states, next, tests: result.tests, chapter };
   if (!passed) {
-    save();
-    return { status: 1, states, next, tests: result.tests, chapter };
+    save({ tests: "fail" });
+    return { status: 1, ...done };
   }
-  lastCheck.tests = "pass";
   const shownDemo = demo ? await compareDemo(step, folder, chapter.runOutput) : { verdict: undefined, lines: [] };
   for (const line of shownDemo.lines) print(line);
-  save(shownDemo.verdict ? { demo: shownDemo.verdict } : {});
+  save({ tests: "pass", ...(shownDemo.verdict && { demo: shownDemo.verdict }) });
   const clean = result.typeErrors.length === 0 && shownDemo.verdict !== "differ";
-  return { status: clean ? 0 : 1, states, next, tests: result.tests, chapter, demo: shownDemo.verdict };
+  return { status: clean ? 0 : 1, ...done, demo: shownDemo.verdict };
 }
