@@ -57,7 +57,7 @@ function problemLines(result) {
 function reportTests(step, folder, blanks, chapter, result, print) {
   const states = blankStates(step, folder, inChapterOrder(chapter, blanks), result.tests, recordedTests(step));
   for (const line of [...states.map(blankLine), ...problemLines(result)]) print(line);
-  const next = nextStep(states, result.tests);
+  const next = nextStep(step.id, states, result.tests);
   print(summaryLine(result.tests, next, result.fileErrors));
   const passed = result.tests.length > 0 && !next && result.fileErrors.length === 0 && result.unhandled.length === 0 && !result.crashed;
   return { passed, states, next };

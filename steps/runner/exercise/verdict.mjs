@@ -48,11 +48,16 @@ export function blankLine({ blank, state, names, failing, unrun, line, written }
 }
 
 /**
- * The blank to do next and its first failing test: the first failing blank that is still a blank (a written one may
- * fail only because another still throws), else the first failing one, else the first still a blank.
+ * The blank to do next and its first failing test: a blank whose own "not written yet" a failing test ran into,
+ * else the first failing blank that is still a blank (a written one may fail only because another still throws),
+ * else the first failing one, else the first still a blank. Blanks are taken in the chapter's order.
  */
-export function nextStep(states, tests) {
+export function nextStep(stepId, states, tests) {
   const failed = tests.filter((test) => test.status !== "passed");
+  for (const state of states.filter((candidate) => !candidate.written)) {
+    const test = failed.find((candidate) => candidate.message.includes(`${state.blank.name}: not written yet (step ${stepId})`));
+    if (test) return { state, test };
+  }
   const failing = states.filter((state) => state.state === "fail");
   const blankFailing = failing.find((state) => !state.written) ?? failing[0];
   if (blankFailing) return { state: blankFailing, test: blankFailing.failing[0] };
