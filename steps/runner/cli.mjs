@@ -2,10 +2,13 @@
 // Each command imports only the modules it uses, so a missing dependency is named for what was asked.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { exerciseMode, exerciseProblem, MODE_OPTIONS, MODES, runExerciseCommand } from "./exercise/commands.mjs";
 import { findStep, hasNodeModules, listSteps, previousStep, resolveTsxLoader, stepsDir } from "./steps.mjs";
 
 const INSTALL = "npx -y pnpm@10.34.9 install";
 const FLAGS = new Set(["--list", "--diff", "--stat", "--no-tests", "--wire", "--live", "--help", "-h"]);
+// The exercise's commands (exercise/commands.mjs) go with none of the flags above but --help.
+for (const flag of [...MODES, ...Object.keys(MODE_OPTIONS)]) FLAGS.add(flag);
 // Flags only some steps take: a step declares each one in its lesson.json "flags", and its demo receives it.
 const STEP_FLAGS = ["--live"];
 
@@ -16,7 +19,17 @@ const USAGE = `Usage:
   node steps/run.mjs N --stat          the same, as changed files with line counts
   node steps/run.mjs N --diff --no-tests   the same without the tests
   node steps/run.mjs N --wire          run step N's demo and print every JSON-RPC message on its pipes and every HTTP exchange
-  node steps/run.mjs N --live ["prompt"]   run step N's demo against the real model API (steps that declare --live)`;
+  node steps/run.mjs N --live ["prompt"]   run step N's demo against the real model API (steps that declare --live)
+
+Build it yourself (step 02 on; your work goes to exercises/, which git ignores):
+  node steps/run.mjs N --exercise      write exercises/NN-slug/: step N with its lesson left as blanks to write
+  node steps/run.mjs N --reset         the same, after moving your exercises/NN-slug/ aside (.old-1, .old-2, ...)
+  node steps/run.mjs N --check         run step N's tests against your folder, blank by blank, then its demo
+  node steps/run.mjs N --check --watch   the same again on every save, until Ctrl-C
+  node steps/run.mjs N --hint          the next blank: the chapter section that shows it, and its failing test
+  node steps/run.mjs N --hint --show   step N's own version of that one blank
+  node steps/run.mjs N --solution      the diff from your folder to step N
+  node steps/run.mjs --progress        each step's exercise: not started, started, tests passing, demo matching`;
 
 class UsageError extends Error {}
 
@@ -55,15 +68,22 @@ function parseArgs(argv) {
   if (flags.has("--no-tests") && !flags.has("--diff") && !flags.has("--stat")) {
     throw new UsageError("--no-tests goes with --diff or --stat.");
   }
-  return { flags, stepArg, prompt };
+  return { flags, stepArg, prompt, mode: modeOf(flags, prompt) };
 }
 
-async function dispatch({ flags, stepArg, prompt }) {
+function modeOf(flags, prompt) {
+  const { mode, problem } = exerciseMode(flags, prompt);
+  if (problem) throw new UsageError(problem);
+  return mode;
+}
+
+async function dispatch({ flags, stepArg, prompt, mode }) {
   if (flags.has("--help") || flags.has("-h")) {
     console.log(USAGE);
     return 0;
   }
   const steps = listSteps();
+  if (mode) return exercise(mode, steps, stepArg, flags);
   if (stepArg === undefined) {
     if (flags.size > 0 && !flags.has("--list")) throw new UsageError(`${[...flags].join(" ")} needs a step number.`);
     for (const step of steps) console.log(`${step.id}  ${step.title}`);
@@ -71,16 +91,28 @@ async function dispatch({ flags, stepArg, prompt }) {
   }
   if (flags.has("--list")) throw new UsageError("--list takes no step number.");
   const step = findStep(steps, stepArg);
-  if (!step) {
-    const valid = steps.map((s) => s.id).join(", ");
-    throw new UsageError(`Unknown step ${stepArg}. Valid steps: ${valid || `(none in ${stepsDir})`}.`);
-  }
+  if (!step) throw unknownStep(steps, stepArg);
   if (flags.has("--diff") || flags.has("--stat")) {
     return showDiff(previousStep(steps, step), step, { statOnly: flags.has("--stat"), tests: !flags.has("--no-tests") });
   }
   const demoArgs = stepFlags(steps, step, flags);
   if (prompt !== undefined) demoArgs.push(prompt);
   return runStep(step, flags.has("--wire"), demoArgs);
+}
+
+function unknownStep(steps, stepArg) {
+  const valid = steps.map((s) => s.id).join(", ");
+  return new UsageError(`Unknown step ${stepArg}. Valid steps: ${valid || `(none in ${stepsDir})`}.`);
+}
+
+/** Checks what an exercise command needs (a step after the first; for most, its folder), then hands off. */
+async function exercise(mode, steps, stepArg, flags) {
+  const step = stepArg === undefined ? undefined : findStep(steps, stepArg);
+  if (stepArg !== undefined && !step) throw unknownStep(steps, stepArg);
+  const problem = exerciseProblem(mode, steps, step);
+  if (problem) throw new UsageError(problem);
+  requireInstall();
+  return runExerciseCommand(mode, steps, step, { reset: flags.has("--reset"), watch: flags.has("--watch"), show: flags.has("--show") });
 }
 
 /** The step-declared flags given, checked against the step's lesson.json; they are passed on to its demo. */

@@ -31,11 +31,14 @@ export function renderFileDiff(change, before, after, { colour = false } = {}) {
   return fileLines(change, before, after, painter(colour));
 }
 
-// A side that does not exist is named in words: the diff is read by people, not fed to patch(1).
+// A side that does not exist is named in words: the diff is read by people, not fed to patch(1). A side that is not a
+// step (a learner's exercise) brings its own label.
+const labelOf = (side) => side.label ?? `steps/${side.folder}`;
+
 function fileLines(change, before, after, paint) {
   if (change.status === "removed") return [paint("red", `removed ${change.path} (${change.removed} lines)`)];
-  const oldName = change.status === "new" ? "(new file)" : `steps/${before.folder}/${change.path}`;
-  const newName = `steps/${after.folder}/${change.path}`;
+  const oldName = change.status === "new" ? "(new file)" : `${labelOf(before)}/${change.path}`;
+  const newName = `${labelOf(after)}/${change.path}`;
   const lines = [paint("bold", `--- ${oldName}`), paint("bold", `+++ ${newName}`)];
   for (const hunk of change.hunks) {
     lines.push(paint("cyan", hunkHeader(hunk)));

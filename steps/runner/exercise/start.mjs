@@ -1,0 +1,77 @@
+// `N --exercise` and `N --reset`: writes step N's exercise into exercises/NN-slug/. A folder that is there holds the
+// learner's work: it is never written over, only moved aside by --reset; the new one is written apart, then renamed in.
+import { existsSync, mkdirSync, mkdtempSync, renameSync } from "node:fs";
+import path from "node:path";
+import { inChapterOrder, readChapter } from "./chapter.mjs";
+import { trackFolder } from "./cleanup.mjs";
+import { EXERCISES_DIR, folderOf, shown, stateBlanks, stepDigest, writeState } from "./state.mjs";
+import { inLearnerFile } from "./verdict.mjs";
+
+/** The first `NN-slug.old-K` that is free. */
+function asideName(folder) {
+  let k = 1;
+  while (existsSync(`${folder}.old-${k}`)) k += 1;
+  return `${folder}.old-${k}`;
+}
+
+function refusal(step, folder) {
+  return [
+    `${shown(folder)}/ already exists: it holds your work on step ${step.id}, and the runner never writes over it.`,
+    `  To go on with it:  node steps/run.mjs ${step.number} --check`,
+    `  To start afresh:   node steps/run.mjs ${step.number} --reset (moves it aside to ${shown(asideName(folder))}/ first)`,
+  ].join("\n");
+}
+
+/** What the learner reads once the folder is written: where it is, its blanks, and how to go on. */
+function startLines(step, previous, folder, blanks, movedTo) {
+  const lines = [`Step ${step.id}'s exercise is in ${shown(folder)}/${movedTo ? ` (your earlier folder is now ${shown(movedTo)}/)` : ""}.`];
+  lines.push(`It is step ${step.id} with ${blanks.length} blank${blanks.length === 1 ? "" : "s"}: each throws "not written yet" until you write it.`);
+  for (const blank of blanks) {
+    const start = blank.start === "previous" ? ` (starts as step ${previous.id} had it)` : "";
+    // The line in the exercise's file, where the learner goes: a blank's body is shorter than the reference's.
+    const { line } = inLearnerFile(step, folder, blank);
+    lines.push(`  ${blank.file}:${line}  ${blank.name}${blank.doc ? ` — ${blank.doc}` : ""}${start}`);
+  }
+  const n = step.number;
+  lines.push(
+    `Read docs/${step.folder}.md, write the blanks, then:`,
+    `  node steps/run.mjs ${n} --check      run step ${step.id}'s tests against your folder (add --watch to re-check on every save)`,
+    `  node steps/run.mjs ${n} --hint       the chapter section and the failing test of the next blank (--show: its reference)`,
+    `  node steps/run.mjs ${n} --solution   how your folder differs from step ${step.id}`,
+  );
+  return lines;
+}
+
+/** Writes the exercise; resolves with the runner's exit status. */
+export async function startExercise(step, previous, { reset = false } = {}) {
+  const folder = folderOf(step);
+  if (existsSync(folder) && !reset) {
+    console.error(refusal(step, folder));
+    return 1;
+  }
+  const { ExerciseError, planExercise, writeExercise } = await import("./exercise.mjs");
+  let plan;
+  try {
+    plan = planExercise(step, previous);
+  } catch (error) {
+    if (!(error instanceof ExerciseError)) throw error;
+    console.error(`Cannot make the exercise: ${error.message}`);
+    return 1;
+  }
+  mkdirSync(EXERCISES_DIR, { recursive: true });
+  // Written beside its place, so that its relative links hold once renamed, and so that a half-written one is never found.
+  const fresh = mkdtempSync(path.join(EXERCISES_DIR, `.new-${step.folder}-`));
+  const release = trackFolder(fresh);
+  try {
+    writeExercise(plan, fresh);
+    const movedTo = existsSync(folder) ? asideName(folder) : undefined;
+    if (movedTo) renameSync(folder, movedTo);
+    renameSync(fresh, folder);
+    writeState(step, { step: step.folder, stepDigest: stepDigest(step, previous), blanks: stateBlanks(plan.blanks) });
+    const blanks = inChapterOrder(readChapter(step), plan.blanks);
+    console.log(startLines(step, previous, folder, blanks, movedTo).join("\n"));
+    return 0;
+  } finally {
+    release();
+  }
+}
