@@ -1,5 +1,5 @@
-// THE test command (`pnpm test`): typecheck, vitest, docs check, step checks. Every phase runs even after a failure,
-// so one run shows everything; vitest must also leave no process behind. Output is streamed, except the typecheck's:
+// THE test command (`pnpm test`): typecheck, vitest, docs check, step checks, exercise checks. Every phase runs even
+// after a failure, so one run shows everything; vitest must also leave no process behind. Output is streamed, except the typecheck's:
 // it runs alongside vitest, on the CPU vitest leaves idle while its tests wait on child processes, and prints after it.
 // Vitest skips a step test whose inputs equal its predecessor's copy (select.mjs); --all runs every test.
 import { spawn } from "node:child_process";
@@ -86,6 +86,8 @@ const phases = [
   ["typecheck", typecheck],
   ["docs:check", () => run(process.execPath, ["scripts/docs/docs.mjs", "check"])],
   ["check:steps", () => run(process.execPath, ["scripts/checks/check-steps.mjs"])],
+  // Only steps whose record entry is stale; --all is not passed on: re-checking every step takes about 20 minutes.
+  ["check:exercises", () => run(process.execPath, ["scripts/checks/check-exercises.mjs"])],
 ];
 
 const results = [];

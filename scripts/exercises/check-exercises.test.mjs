@@ -1,0 +1,120 @@
+// check-exercises.mjs end to end on a synthetic pair of steps (LEARN_MCP_STEPS_DIR), with the hang bound at 2 s.
+// The tests share one folder and run in order: a covered step is recorded, then taken from the record, then made stale.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
+
+const CHECK = path.join(REPO_ROOT, "scripts", "checks", "check-exercises.mjs");
+const root = mkdtempSync(path.join(os.tmpdir(), "check-exercises-test-"));
+const stepsDir = path.join(root, "steps");
+const record = path.join(root, "exercises.json");
+const tmp = path.join(root, "tmp"); // the checker's os.tmpdir(): left empty, whatever happens
+
+function write(rel, text) {
+  mkdirSync(path.dirname(path.join(stepsDir, rel)), { recursive: true });
+  writeFileSync(path.join(stepsDir, rel), text);
+}
+
+// ready() is noticed only by a test that waits for it: left blank it throws, the test keeps waiting, the bound ends it.
+const MATH = `/** The sum of a and b. */
+export function add(a: number, b: number): number {
+  return a + b;
+}
+
+/** Whether the result can be read. */
+export function ready(): boolean {
+  return true;
+}
+`;
+const TEST = `import { expect, test } from "vitest";
+import { add, ready } from "./math.ts";
+
+test("add adds", () => {
+  expect(add(1, 2)).toBe(3);
+});
+
+test("ready, waited for", async () => {
+  for (;;) {
+    try {
+      if (ready()) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+});
+`;
+
+function makeSteps() {
+  write("roles.json", "{}\n");
+  for (const folder of ["01-start", "02-math"]) {
+    write(`${folder}/package.json`, `{ "name": "@fixture/${folder}", "type": "module" }\n`);
+    write(`${folder}/lesson.json`, `{ "title": "${folder}" }\n`);
+    write(`${folder}/tsconfig.json`, `{ "extends": ${JSON.stringify(path.join(REPO_ROOT, "tsconfig.base.json"))}, "include": ["src"] }\n`);
+    // Any step's installs do: the fixture needs vitest and @types/node.
+    symlinkSync(path.join(REPO_ROOT, "steps", "02-jsonrpc-server", "node_modules"), path.join(stepsDir, folder, "node_modules"));
+  }
+  write("01-start/src/main.ts", 'console.log("start");\n');
+  write("02-math/src/main.ts", 'console.log("start");\n');
+  write("02-math/src/math.ts", MATH);
+  write("02-math/src/math.test.ts", TEST);
+}
+
+const env = () => ({ ...process.env, LEARN_MCP_STEPS_DIR: stepsDir, TMPDIR: tmp });
+const args = (...extra) => [CHECK, "--record", record, "--test-timeout", "2000", ...extra];
+
+function check(...extra) {
+  const started = Date.now();
+  const result = spawnSync(process.execPath, args(...extra), { encoding: "utf8", env: env() });
+  return { status: result.status, output: result.stdout + result.stderr, seconds: (Date.now() - started) / 1000 };
+}
+
+const recorded = () => JSON.parse(readFileSync(record, "utf8"))["02-math"];
+
+makeSteps();
+mkdirSync(tmp);
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+describe("check-exercises.mjs", () => {
+  it("passes a step whose every blank some test notices, ending a hanging test at the bound", () => {
+    const { status, output, seconds } = check();
+    expect(output).toContain("02-math: 2 blanks, each noticed by a test");
+    expect(status).toBe(0);
+    expect(recorded().blanks["src/math.ts#ready"].tests).toEqual(["src/math.test.ts > ready, waited for"]);
+    expect(recorded().untouched.tests).toEqual(["src/math.test.ts > add adds"]);
+    expect(seconds).toBeLessThan(20); // a hang without the bound would take vitest's 5 s default, and no report at 2 s
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+
+  it("takes a step whose inputs did not change from the record", () => {
+    const { status, output } = check();
+    expect(output).toContain("1 step(s), 1 taken from the record, 0 to check");
+    expect(status).toBe(0);
+  });
+
+  it("re-runs a stale step and reports the blank no test notices", () => {
+    write("02-math/src/math.ts", `${MATH}\n/** Three times x. */\nexport function triple(x: number): number {\n  return 3 * x;\n}\n`);
+    const { status, output } = check();
+    expect(output).toContain("0 taken from the record, 1 to check");
+    expect(output).toContain("02-math: src/math.ts#triple: no test fails with only this blank left (ran src/math.test.ts)");
+    expect(recorded().blanks["src/math.ts#triple"]).toEqual({ tests: [], ran: ["src/math.test.ts"] });
+    expect(status).toBe(1);
+    // Recorded, the gap fails every later run until a test is written, without running anything.
+    const again = check();
+    expect(again.output).toContain("1 taken from the record, 0 to check");
+    expect(again.output).toContain("src/math.ts#triple: no test fails");
+    expect(again.status).toBe(1);
+  });
+
+  it("leaves no process and no folder behind when interrupted", async () => {
+    const child = spawn(process.execPath, args("--all"), { env: env(), stdio: ["ignore", "pipe", "pipe"] });
+    const ours = () => spawnSync("ps", ["-A", "-o", "args="], { encoding: "utf8" }).stdout.split("\n").filter((line) => line.includes(tmp));
+    while (!ours().some((line) => line.includes("vitest"))) await new Promise((resolve) => setTimeout(resolve, 50));
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    child.kill("SIGINT");
+    expect(await exited).toBe(130);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(ours()).toEqual([]);
+  });
+});

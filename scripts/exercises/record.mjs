@@ -1,0 +1,82 @@
+// docs/.exercises.json: per step, what check:exercises found and the digest of everything that decides it. An entry
+// whose digest still matches the tree is taken as it is; a gap is recorded too (a blank with no failing test), so the
+// test command keeps failing on it until a test is written, and writing one changes the digest.
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { closure } from "../checks/closure.mjs";
+import { isStepTest } from "../test/select.mjs";
+import { reach } from "../test/inputs.mjs";
+import { byCodeUnit, listStepFiles, REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
+
+export const RECORD = path.join(REPO_ROOT, "docs", ".exercises.json");
+const EXERCISE_DIR = path.join(REPO_ROOT, "steps", "runner", "exercise");
+export const nodeMajor = () => Number(process.versions.node.split(".")[0]);
+
+/** step folder -> entry; a missing or unreadable record records nothing (every step is then stale). */
+export function readRecord(file = RECORD) {
+  if (!existsSync(file)) return {};
+  try {
+    const json = JSON.parse(readFileSync(file, "utf8"));
+    return json !== null && typeof json === "object" && !Array.isArray(json) ? json : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Writes the record sorted by step; returns whether the file changed. */
+export function writeRecord(record, file = RECORD) {
+  const sorted = Object.fromEntries(Object.entries(record).sort(([a], [b]) => byCodeUnit(a, b)));
+  const text = `${JSON.stringify(sorted, null, 2)}\n`;
+  if (existsSync(file) && readFileSync(file, "utf8") === text) return false;
+  writeFileSync(file, text);
+  return true;
+}
+
+/** The step's test files (step-relative), each with the absolute paths it reaches, role programs included. */
+export function testsReach(step, root = REPO_ROOT) {
+  return listStepFiles(step.dir)
+    .filter(isStepTest)
+    .map((rel) => {
+      const { files, missing } = reach(path.join(step.dir, rel), root);
+      return { rel, files, missing };
+    });
+}
+
+const version = (name) => JSON.parse(readFileSync(path.join(REPO_ROOT, "node_modules", name, "package.json"), "utf8")).version;
+
+/**
+ * The digest of a step's inputs: its files and lesson.json, the previous step's files, the exercise generator and
+ * what it imports, what the step's tests reach, and the TypeScript and vitest versions that type-check and run it.
+ * The checker's own code is left out on purpose: changing it is followed by `--all`, not by every step going stale.
+ */
+export function inputsDigest(step, previous, reached, root = REPO_ROOT) {
+  const files = new Set([path.join(step.dir, "lesson.json")]);
+  for (const dir of [step.dir, previous?.dir].filter(Boolean)) for (const rel of listStepFiles(dir)) files.add(path.join(dir, rel));
+  const generator = listStepFiles(EXERCISE_DIR).filter((rel) => rel.endsWith(".mjs"));
+  for (const file of closure(generator.map((rel) => path.join(EXERCISE_DIR, rel)), { strings: false }).files) files.add(file);
+  const missing = new Set();
+  for (const test of reached) {
+    test.files.forEach((file) => files.add(file));
+    test.missing.forEach((file) => missing.add(file));
+  }
+  const hash = createHash("sha256");
+  hash.update(`typescript@${version("typescript")} vitest@${version("vitest")}\n`);
+  const keyOf = (file) => path.relative(root, file).split(path.sep).join("/");
+  for (const file of [...files].sort(byCodeUnit)) {
+    const content = existsSync(file) ? createHash("sha256").update(readFileSync(file)).digest("hex") : "missing";
+    hash.update(`${keyOf(file)}\0${content}\n`);
+  }
+  for (const file of [...missing].filter((file) => !files.has(file)).sort(byCodeUnit)) hash.update(`${keyOf(file)}\0missing\n`);
+  return hash.digest("hex");
+}
+
+/** What an entry says is wrong: gaps (blanks no test notices) and an exercise whose tests pass untouched. */
+export function entryProblems(folder, entry) {
+  const problems = [];
+  if (entry.untouched?.tests?.length === 0) problems.push({ step: folder, kind: "untouched" });
+  for (const [blank, { tests, ran }] of Object.entries(entry.blanks ?? {})) {
+    if (tests.length === 0) problems.push({ step: folder, kind: "gap", blank, ran: ran ?? [] });
+  }
+  return problems;
+}
