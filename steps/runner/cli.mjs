@@ -112,7 +112,8 @@ async function exercise(mode, steps, stepArg, flags) {
   const problem = exerciseProblem(mode, steps, step);
   if (problem) throw new UsageError(problem);
   requireInstall();
-  return runExerciseCommand(mode, steps, step, { reset: flags.has("--reset"), watch: flags.has("--watch"), show: flags.has("--show") });
+  const options = { reset: flags.has("--reset"), watch: flags.has("--watch"), show: flags.has("--show") };
+  return runExerciseCommand(mode, steps, step, options);
 }
 
 /** The step-declared flags given, checked against the step's lesson.json; they are passed on to its demo. */

@@ -79,9 +79,15 @@ describe("--exercise and --reset", () => {
     ]);
     expect(made.stdout).toContain(`Step 02's exercise is in ${fx.shownFolder}/.`);
     expect(made.stdout).toContain("node steps/run.mjs 2 --check");
-    expect(fx.read("src/sum.ts")).toContain('throw new Error("times: not written yet (step 02) — Multiplies two numbers.");');
+    expect(fx.read("src/sum.ts")).toContain(
+      'throw new Error("times: not written yet (step 02) — Multiplies two numbers.");',
+    );
     expect(fx.state()).toMatchObject({ step: "02-more", stepDigest: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    expect(fx.state().blanks.map((blank) => blank.id)).toEqual(["src/sum.ts#total", "src/sum.ts#times", "src/sum.ts#later"]);
+    expect(fx.state().blanks.map((blank) => blank.id)).toEqual([
+      "src/sum.ts#total",
+      "src/sum.ts#times",
+      "src/sum.ts#later",
+    ]);
     fx.write("src/sum.ts", "my work\n");
     const again = await fx.runner("2", "--exercise");
     expect(again.status).toBe(1);
@@ -131,14 +137,21 @@ describe("--check", () => {
     fx.write("src/sum.ts", REFERENCE);
     fx.write("src/sum.test.ts", 'import { test } from "vitest";\ntest("mine", () => {});\n');
     fx.write("src/main.ts", 'console.log("total 6, times 7");\n');
-    writeFileSync(join(fx.exercises, ".state", "02-more.json"), JSON.stringify({ ...fx.state(), stepDigest: "0".repeat(64) }));
+    writeFileSync(
+      join(fx.exercises, ".state", "02-more.json"),
+      JSON.stringify({ ...fx.state(), stepDigest: "0".repeat(64) }),
+    );
     const result = await fx.runner("2", "--check");
     expect(result.status).toBe(1);
-    expect(result.stdout).toContain("Your copies of src/sum.test.ts differ from step 02's; the check runs step 02's tests.");
+    expect(result.stdout).toContain(
+      "Your copies of src/sum.test.ts differ from step 02's; the check runs step 02's tests.",
+    );
     expect(result.stdout).toContain("Step 02 has changed since this exercise was made");
     expect(result.stdout).toContain("node steps/run.mjs 2 --reset");
     expect(result.stdout).toContain("4 of 4 tests pass.");
-    expect(result.stdout).toContain("first difference at line 1 of the output:\n    the chapter:\n      total 6, times 6\n    yours:\n      total 6, times 7\n");
+    expect(result.stdout).toContain(
+      "first difference at line 1 of the output:\n    the chapter:\n      total 6, times 6\n    yours:\n      total 6, times 7\n",
+    );
     expect(fx.read("src/sum.test.ts")).toContain('test("mine"');
     fx.write("src/sum.test.ts", TESTS);
     fx.write("src/main.ts", referenceMain());
@@ -147,8 +160,12 @@ describe("--check", () => {
   test("a hang, a type error and a syntax error are each one message naming file and line, with no stack", async () => {
     fx.write("src/sum.ts", withTimes('return "six";').replace("return n;", "return new Promise(() => {});"));
     const hung = await fx.runner("2", "--check");
-    expect(hung.stdout).toContain('  src/sum.test.ts:7 "later resolves" did not finish within 2 s: something it waits for never comes\n');
-    expect(hung.stdout).toContain("Type errors (tsc):\n  src/sum.ts:16: Type 'string' is not assignable to type 'number'.\n");
+    expect(hung.stdout).toContain(
+      '  src/sum.test.ts:7 "later resolves" did not finish within 2 s: something it waits for never comes\n',
+    );
+    expect(hung.stdout).toContain(
+      "Type errors (tsc):\n  src/sum.ts:16: Type 'string' is not assignable to type 'number'.\n",
+    );
     expect(hung.stdout).not.toMatch(/^\s+at /m);
     fx.write("src/sum.ts", `${REFERENCE}throw new Error("thrown on import");\n`);
     const unloaded = await fx.runner("2", "--check");
@@ -206,18 +223,24 @@ describe("--hint and --solution", () => {
     expect(hint.stdout).toContain("  Failing: src/sum.test.ts > times multiplies (src/sum.test.ts:6)\n");
     expect(hint.stdout).toContain("    Error: times: not written yet (step 02) — Multiplies two numbers.\n");
     const show = await fx.runner("2", "--hint", "--show");
-    expect(show.stdout).toBe("steps/02-more/src/sum.ts:14 times, as step 02 has it:\n\n/** Multiplies two numbers. */\nexport function times(a: number, b: number): number {\n  return a * b;\n}\n");
+    expect(show.stdout).toBe(
+      "steps/02-more/src/sum.ts:14 times, as step 02 has it:\n\n/** Multiplies two numbers. */\nexport function times(a: number, b: number): number {\n  return a * b;\n}\n",
+    );
   });
 
   test("--solution is the diff from the folder to step 02, tests only where they differ", async () => {
     fx.write("src/sum.ts", withTimes("return a + b;"));
     const solution = await fx.runner("2", "--solution");
     expect(solution.status).toBe(0);
-    expect(solution.stdout).toBe(`--- ${fx.shownFolder}/src/sum.ts\n+++ steps/02-more/src/sum.ts\n@@ -13,7 +13,7 @@\n //#region times\n /** Multiplies two numbers. */\n export function times(a: number, b: number): number {\n-  return a + b;\n+  return a * b;\n }\n //#endregion\n \n`);
+    expect(solution.stdout).toBe(
+      `--- ${fx.shownFolder}/src/sum.ts\n+++ steps/02-more/src/sum.ts\n@@ -13,7 +13,7 @@\n //#region times\n /** Multiplies two numbers. */\n export function times(a: number, b: number): number {\n-  return a + b;\n+  return a * b;\n }\n //#endregion\n \n`,
+    );
     fx.write("src/sum.test.ts", TESTS.replace("add adds", "add sums"));
     expect((await fx.runner("2", "--solution")).stdout).toContain("+++ steps/02-more/src/sum.test.ts\n");
     fx.write("src/sum.ts", REFERENCE);
     fx.write("src/sum.test.ts", TESTS);
-    expect((await fx.runner("2", "--solution")).stdout).toBe(`${fx.shownFolder}/ is step 02 already: no line differs.\n`);
+    expect((await fx.runner("2", "--solution")).stdout).toBe(
+      `${fx.shownFolder}/ is step 02 already: no line differs.\n`,
+    );
   });
 });

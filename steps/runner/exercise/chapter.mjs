@@ -17,7 +17,8 @@ function headingsOf(lines) {
   lines.forEach((line, i) => {
     const opened = FENCE.exec(line)?.[1];
     if (fence === undefined && opened) fence = opened;
-    else if (fence !== undefined && opened?.[0] === fence[0] && opened.length >= fence.length && line.trim() === opened) fence = undefined;
+    else if (fence !== undefined && opened?.[0] === fence[0] && opened.length >= fence.length && line.trim() === opened)
+      fence = undefined;
     else if (fence === undefined && HEADING.test(line)) headings.push({ line: i + 1, title: HEADING.exec(line)[2] });
   });
   return headings;
@@ -58,7 +59,9 @@ function spanOf(step, rel, region) {
 
 /** The first block of the chapter that shows `blank` (its line as step N has it), or undefined. */
 export function whereShown(chapter, blank) {
-  return chapter.shows.find((show) => show.rel === blank.file && show.span && blank.line >= show.span.from && blank.line <= show.span.to);
+  return chapter.shows.find(
+    (show) => show.rel === blank.file && show.span && blank.line >= show.span.from && blank.line <= show.span.to,
+  );
 }
 
 /** The blanks in the order the chapter shows them, then the others by file and line. */

@@ -5,7 +5,17 @@ import { inChapterOrder, readChapter } from "./chapter.mjs";
 import { compareDemo } from "./demo-check.mjs";
 import { writeRoles } from "./exercise.mjs";
 import { ownTestFiles, runStepTests } from "./run-tests.mjs";
-import { EXERCISES_DIR, folderDigest, folderOf, readState, recordedTests, shown, stateBlanks, stepDigest, writeState } from "./state.mjs";
+import {
+  EXERCISES_DIR,
+  folderDigest,
+  folderOf,
+  readState,
+  recordedTests,
+  shown,
+  stateBlanks,
+  stepDigest,
+  writeState,
+} from "./state.mjs";
 import { firstLines } from "./test-results.mjs";
 import { blankLine, blankStates, hangLines, nextStep, summaryLine } from "./verdict.mjs";
 
@@ -22,18 +32,29 @@ export async function blanksOf(step, previous, state) {
 function notes(step, previous, state, folder) {
   const lines = [];
   if (state && state.stepDigest !== stepDigest(step, previous)) {
-    lines.push(`Step ${step.id} has changed since this exercise was made (after a git pull?): its tests may not fit your folder.`);
+    lines.push(
+      `Step ${step.id} has changed since this exercise was made (after a git pull?): its tests may not fit your folder.`,
+    );
     lines.push(`  To start afresh: node steps/run.mjs ${step.number} --reset (your folder is kept, moved aside).`);
   }
   const own = ownTestFiles(step, folder);
-  if (own.length > 0) lines.push(`Your copies of ${own.join(", ")} differ from step ${step.id}'s; the check runs step ${step.id}'s tests.`);
+  if (own.length > 0)
+    lines.push(
+      `Your copies of ${own.join(", ")} differ from step ${step.id}'s; the check runs step ${step.id}'s tests.`,
+    );
   return lines;
 }
 
-const indented = (text) => text.split("\n").map((line) => `  ${line}`.trimEnd()).join("\n");
+const indented = (text) =>
+  text
+    .split("\n")
+    .map((line) => `  ${line}`.trimEnd())
+    .join("\n");
 
 const errorLines = (errors) => [
-  ...errors.slice(0, SHOWN_ERRORS).map((error) => `  ${error.file ? `${error.file}:${error.line}: ` : ""}${error.message.split("\n")[0]}`),
+  ...errors
+    .slice(0, SHOWN_ERRORS)
+    .map((error) => `  ${error.file ? `${error.file}:${error.line}: ` : ""}${error.message.split("\n")[0]}`),
   ...(errors.length > SHOWN_ERRORS ? [`  … and ${errors.length - SHOWN_ERRORS} more`] : []),
 ];
 
@@ -42,7 +63,12 @@ function problemLines(result) {
   const lines = [];
   if (result.typeErrors.length > 0) lines.push("Type errors (tsc):", ...errorLines(result.typeErrors));
   for (const { file, message, ran, blocked } of result.fileErrors) {
-    const what = blocked > 0 ? `${file}: ${blocked} of its tests did not run, since a hook before them failed:` : ran ? `${file} failed outside its tests:` : `${file} could not run its tests:`;
+    const what =
+      blocked > 0
+        ? `${file}: ${blocked} of its tests did not run, since a hook before them failed:`
+        : ran
+          ? `${file} failed outside its tests:`
+          : `${file} could not run its tests:`;
     lines.push(what, indented(firstLines(message, 6)));
   }
   for (const error of result.unhandled) lines.push("An error outside any test:", indented(firstLines(error, 6)));
@@ -59,8 +85,14 @@ function reportTests(step, folder, blanks, chapter, result, print) {
   for (const line of [...states.map(blankLine), ...problemLines(result)]) print(line);
   const next = nextStep(step.id, states, result.tests);
   print(summaryLine(result.tests, next, result.fileErrors));
-  const passed = result.tests.length > 0 && !next && result.fileErrors.length === 0 && result.unhandled.length === 0 && !result.crashed;
-  return { passed, states, next };
+  const clean = result.fileErrors.length === 0 && result.unhandled.length === 0 && !result.crashed;
+  return { passed: result.tests.length > 0 && !next && clean, states, next };
+}
+
+/** Keeps what the check found as the state's lastCheck; a folder without a state file gets one. */
+function saveCheck(step, previous, state, blanks, lastCheck) {
+  const base = state ?? { step: step.folder, stepDigest: stepDigest(step, previous), blanks };
+  writeState(step, { ...base, lastCheck });
 }
 
 /**
@@ -78,7 +110,7 @@ export async function checkExercise(step, previous, { print = console.log, demo 
   writeRoles(EXERCISES_DIR, path.dirname(step.dir));
   for (const line of notes(step, previous, state, folder)) print(line);
   const result = await runStepTests(step, folder);
-  const save = (lastCheck) => remember && writeState(step, { ...(state ?? { step: step.folder, stepDigest: stepDigest(step, previous), blanks }), lastCheck: { digest, ...lastCheck } });
+  const save = (lastCheck) => remember && saveCheck(step, previous, state, blanks, { digest, ...lastCheck });
   if (result.syntaxErrors.length > 0) {
     for (const line of ["Syntax errors: the tests did not run.", ...errorLines(result.syntaxErrors)]) print(line);
     save({ tests: "fail" });

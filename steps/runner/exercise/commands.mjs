@@ -10,13 +10,19 @@ export const MODE_OPTIONS = { "--reset": "--exercise", "--watch": "--check", "--
 
 /** The exercise command the flags ask for (undefined for none), or the problem with them. */
 export function exerciseMode(flags, prompt) {
-  const given = [...new Set([...flags].map((flag) => (flag === "--reset" ? "--exercise" : flag)).filter((flag) => MODES.includes(flag)))];
+  const given = [
+    ...new Set(
+      [...flags].map((flag) => (flag === "--reset" ? "--exercise" : flag)).filter((flag) => MODES.includes(flag)),
+    ),
+  ];
   for (const [option, mode] of Object.entries(MODE_OPTIONS)) {
     if (flags.has(option) && !given.includes(mode)) return { problem: `${option} goes with ${mode}.` };
   }
   if (given.length === 0) return {};
   if (given.length > 1) return { problem: `${given.join(" and ")} are separate commands; give one.` };
-  const others = [...flags].filter((flag) => !MODES.includes(flag) && !(flag in MODE_OPTIONS) && flag !== "--help" && flag !== "-h");
+  const others = [...flags].filter(
+    (flag) => !MODES.includes(flag) && !(flag in MODE_OPTIONS) && flag !== "--help" && flag !== "-h",
+  );
   if (others.length > 0) return { problem: `${given[0]} cannot be combined with ${others.join(" ")}.` };
   if (prompt !== undefined) return { problem: `${given[0]} takes one step number, not a prompt.` };
   return { mode: given[0] };
@@ -26,7 +32,8 @@ export function exerciseMode(flags, prompt) {
 export function exerciseProblem(mode, steps, step) {
   if (mode === "--progress") return step ? "--progress takes no step number: it lists every step." : undefined;
   if (!step) return `${mode} needs a step number.`;
-  if (!previousStep(steps, step)) return `Step ${step.id} has no exercise: it is the first step, with nothing before it to start from.`;
+  if (!previousStep(steps, step))
+    return `Step ${step.id} has no exercise: it is the first step, with nothing before it to start from.`;
   if (mode !== "--exercise" && !existsSync(folderOf(step))) {
     return `There is no exercise for step ${step.id} yet (no ${shown(folderOf(step))}/). Start it with: node steps/run.mjs ${step.number} --exercise`;
   }

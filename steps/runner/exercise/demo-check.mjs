@@ -22,8 +22,15 @@ function firstDifference(recorded, mine) {
   const actual = mine.split("\n");
   let at = 0;
   while (at < expected.length && at < actual.length && expected[at] === actual[at]) at += 1;
-  const side = (lines) => (at < lines.length ? lines.slice(at, at + SHOWN_LINES).map((line) => `      ${line}`) : ["      (no more output)"]);
-  return [`  first difference at line ${at + 1} of the output:`, "    the chapter:", ...side(expected), "    yours:", ...side(actual)];
+  const side = (lines) =>
+    at < lines.length ? lines.slice(at, at + SHOWN_LINES).map((line) => `      ${line}`) : ["      (no more output)"];
+  return [
+    `  first difference at line ${at + 1} of the output:`,
+    "    the chapter:",
+    ...side(expected),
+    "    yours:",
+    ...side(actual),
+  ];
 }
 
 /**
@@ -31,20 +38,42 @@ function firstDifference(recorded, mine) {
  * undefined when the chapter records no demo output to compare with.
  */
 export async function compareDemo(step, folder, recorded) {
-  if (recorded === undefined) return { verdict: undefined, lines: [`The chapter records no demo output for step ${step.id}; the demo was not run.`] };
+  if (recorded === undefined)
+    return {
+      verdict: undefined,
+      lines: [`The chapter records no demo output for step ${step.id}; the demo was not run.`],
+    };
   const tsxLoader = resolveTsxLoader(step);
-  if (!tsxLoader) return { verdict: "differ", lines: [`The demo cannot run: tsx is not installed for steps/${step.folder}.`] };
+  if (!tsxLoader)
+    return { verdict: "differ", lines: [`The demo cannot run: tsx is not installed for steps/${step.folder}.`] };
   const args = ["--import", demoPreload, "--import", tsxLoader, "src/main.ts"];
-  const run = await startTracked(process.execPath, args, { cwd: folder, env: demoEnv(), timeoutMs: DEMO_TIMEOUT_MS }).done;
+  const run = await startTracked(process.execPath, args, { cwd: folder, env: demoEnv(), timeoutMs: DEMO_TIMEOUT_MS })
+    .done;
   const problems = [];
-  if (run.timedOut) problems.push(`Your demo (src/main.ts) did not finish within ${DEMO_TIMEOUT_MS / 1000} s; the check stopped it.`);
-  else if (run.status !== 0) problems.push(`Your demo (src/main.ts) exited with status ${run.status}:\n${indent(firstLines(cleanMessage(run.stderr, folder), 8))}`);
-  if (run.leftProcesses) problems.push("Your demo (src/main.ts) exited and left processes running; the check stopped them. A demo stops what it starts.");
+  if (run.timedOut)
+    problems.push(`Your demo (src/main.ts) did not finish within ${DEMO_TIMEOUT_MS / 1000} s; the check stopped it.`);
+  else if (run.status !== 0)
+    problems.push(
+      `Your demo (src/main.ts) exited with status ${run.status}:\n${indent(firstLines(cleanMessage(run.stderr, folder), 8))}`,
+    );
+  if (run.leftProcesses)
+    problems.push(
+      "Your demo (src/main.ts) exited and left processes running; the check stopped them. A demo stops what it starts.",
+    );
   const mine = normalize(run.stdout.split(folder).join(step.dir), REPO_ROOT).replace(/\s+$/, "");
-  if (problems.length === 0 && mine === recorded) return { verdict: "match", lines: [`Your step ${step.id} runs as the chapter shows.`] };
+  if (problems.length === 0 && mine === recorded)
+    return { verdict: "match", lines: [`Your step ${step.id} runs as the chapter shows.`] };
   const lines = [...problems];
-  if (mine !== recorded) lines.push(`Your demo's output differs from the chapter's (docs/${step.folder}.md):`, ...firstDifference(recorded, mine));
+  if (mine !== recorded)
+    lines.push(
+      `Your demo's output differs from the chapter's (docs/${step.folder}.md):`,
+      ...firstDifference(recorded, mine),
+    );
   return { verdict: "differ", lines };
 }
 
-const indent = (text) => text.split("\n").map((line) => `  ${line}`).join("\n");
+const indent = (text) =>
+  text
+    .split("\n")
+    .map((line) => `  ${line}`)
+    .join("\n");

@@ -27,13 +27,20 @@ function hintLines(step, next, chapter) {
     lines.push(`Next: ${blank.file}:${next.state.line} ${blank.name}${blank.doc ? ` — ${blank.doc}` : ""}`);
     const section = sectionOf(chapter, blank);
     const where = shown(chapterOf(step));
-    lines.push(section ? `  Read: ${where}, "${section.title}" (line ${section.line})` : `  Read: ${where} (it does not show this blank).`);
+    lines.push(
+      section
+        ? `  Read: ${where}, "${section.title}" (line ${section.line})`
+        : `  Read: ${where} (it does not show this blank).`,
+    );
   }
   const test = next.test;
   lines.push(`  Failing: ${test.name}${test.line ? ` (${test.file}:${test.line})` : ""}`);
   const said = test.timedOut
     ? `did not finish within ${test.seconds} s: something it waits for never comes`
-    : firstLines(test.status === "blocked" ? `did not run: a hook before it failed:\n${test.message}` : test.message, MESSAGE_LINES);
+    : firstLines(
+        test.status === "blocked" ? `did not run: a hook before it failed:\n${test.message}` : test.message,
+        MESSAGE_LINES,
+      );
   lines.push(...said.split("\n").map((line) => `    ${line}`.trimEnd()));
   if (blank) lines.push(`  Step ${step.id}'s own version of it: node steps/run.mjs ${step.number} --hint --show`);
   return lines;
@@ -48,7 +55,11 @@ export async function hint(step, previous, { show = false } = {}) {
     return 1;
   }
   if (!result.next) {
-    console.log(result.tests.length > 0 ? `All ${result.tests.length} tests of step ${step.id} pass: no hint needed. Run --check to compare the demo.` : "No test ran: run --check to see why.");
+    console.log(
+      result.tests.length > 0
+        ? `All ${result.tests.length} tests of step ${step.id} pass: no hint needed. Run --check to compare the demo.`
+        : "No test ran: run --check to see why.",
+    );
     return result.tests.length > 0 ? 0 : 1;
   }
   if (!show) {
@@ -61,6 +72,8 @@ export async function hint(step, previous, { show = false } = {}) {
     console.log(`The failing test belongs to no blank the check can name: ${result.next.test.name}. See --solution.`);
     return 1;
   }
-  console.log(`steps/${step.folder}/${blank.file}:${reference.line} ${blank.name}, as step ${step.id} has it:\n\n${reference.text}`);
+  console.log(
+    `steps/${step.folder}/${blank.file}:${reference.line} ${blank.name}, as step ${step.id} has it:\n\n${reference.text}`,
+  );
   return 0;
 }

@@ -24,7 +24,8 @@ async function progressLine(step, previous) {
     state = readState(step);
     rechecked = " (checked now)";
   }
-  const stale = state && state.stepDigest !== stepDigest(step, previous) ? `; step ${step.id} changed since, see --reset` : "";
+  const stale =
+    state && state.stepDigest !== stepDigest(step, previous) ? `; step ${step.id} changed since, see --reset` : "";
   return `${step.id}  ${stateWord(state?.lastCheck).padEnd(WIDTH)}  ${title}${rechecked}${stale}`;
 }
 

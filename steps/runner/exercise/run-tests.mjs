@@ -42,23 +42,43 @@ function checkCopy(step, folder) {
 }
 
 function testEnv(report) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && name !== "FORCE_COLOR"));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith("VITEST") && name !== "FORCE_COLOR"),
+  );
   return { ...env, NO_COLOR: "1", LEARN_MCP_CHECK_REPORT: report };
 }
 
 /**
  * Type-checks and tests the folder with step N's tests. Resolves with { syntaxErrors, typeErrors, tests, fileErrors,
- * crashed }; a syntax error stops the tests, which would only repeat it in every test's words.
+ * unhandled, crashed, leftProcesses }; a syntax error stops the tests, which would only repeat it in every test's words.
  */
 export async function runStepTests(step, folder, { testTimeoutMs = TEST_TIMEOUT_MS } = {}) {
   const { copy, release } = checkCopy(step, folder);
   try {
     const report = path.join(copy, ".check-report.json");
     const env = testEnv(report);
-    const tsc = startTracked(process.execPath, [binOf("typescript", "bin/tsc"), "--noEmit", "-p", "tsconfig.json", "--pretty", "false"], { cwd: copy, env, timeoutMs: RUN_TIMEOUT_MS });
+    const tsc = startTracked(
+      process.execPath,
+      [binOf("typescript", "bin/tsc"), "--noEmit", "-p", "tsconfig.json", "--pretty", "false"],
+      { cwd: copy, env, timeoutMs: RUN_TIMEOUT_MS },
+    );
     const bound = String(testTimeoutMs);
-    const vitestArgs = ["run", "--config", CONFIG, "--root", copy, `--reporter=${REPORTER}`, `--testTimeout=${bound}`, `--hookTimeout=${bound}`, `--teardownTimeout=${bound}`];
-    const vitest = startTracked(process.execPath, [binOf("vitest", "vitest.mjs"), ...vitestArgs], { cwd: copy, env, timeoutMs: RUN_TIMEOUT_MS });
+    const vitestArgs = [
+      "run",
+      "--config",
+      CONFIG,
+      "--root",
+      copy,
+      `--reporter=${REPORTER}`,
+      `--testTimeout=${bound}`,
+      `--hookTimeout=${bound}`,
+      `--teardownTimeout=${bound}`,
+    ];
+    const vitest = startTracked(process.execPath, [binOf("vitest", "vitest.mjs"), ...vitestArgs], {
+      cwd: copy,
+      env,
+      timeoutMs: RUN_TIMEOUT_MS,
+    });
     const errors = typeErrorsOf((await tsc.done).stdout);
     const syntaxErrors = errors.filter((error) => error.code < 2000);
     if (syntaxErrors.length > 0) {
@@ -68,8 +88,17 @@ export async function runStepTests(step, folder, { testTimeoutMs = TEST_TIMEOUT_
     }
     const run = await vitest.done;
     const parsed = existsSync(report) ? checkResults(JSON.parse(readFileSync(report, "utf8")), copy) : undefined;
-    const crashed = parsed === undefined ? cleanMessage(run.timedOut ? "the tests did not finish within 10 minutes" : run.stderr || run.stdout, copy) : undefined;
-    return { syntaxErrors: [], typeErrors: errors, ...(parsed ?? { tests: [], fileErrors: [], unhandled: [] }), crashed, leftProcesses: run.leftProcesses };
+    const crashed =
+      parsed === undefined
+        ? cleanMessage(run.timedOut ? "the tests did not finish within 10 minutes" : run.stderr || run.stdout, copy)
+        : undefined;
+    return {
+      syntaxErrors: [],
+      typeErrors: errors,
+      ...(parsed ?? { tests: [], fileErrors: [], unhandled: [] }),
+      crashed,
+      leftProcesses: run.leftProcesses,
+    };
   } finally {
     release();
   }

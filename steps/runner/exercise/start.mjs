@@ -24,8 +24,12 @@ function refusal(step, folder) {
 
 /** What the learner reads once the folder is written: where it is, its blanks, and how to go on. */
 function startLines(step, previous, folder, blanks, movedTo) {
-  const lines = [`Step ${step.id}'s exercise is in ${shown(folder)}/${movedTo ? ` (your earlier folder is now ${shown(movedTo)}/)` : ""}.`];
-  lines.push(`It is step ${step.id} with ${blanks.length} blank${blanks.length === 1 ? "" : "s"}: each throws "not written yet" until you write it.`);
+  const lines = [
+    `Step ${step.id}'s exercise is in ${shown(folder)}/${movedTo ? ` (your earlier folder is now ${shown(movedTo)}/)` : ""}.`,
+  ];
+  lines.push(
+    `It is step ${step.id} with ${blanks.length} blank${blanks.length === 1 ? "" : "s"}: each throws "not written yet" until you write it.`,
+  );
   for (const blank of blanks) {
     const start = blank.start === "previous" ? ` (starts as step ${previous.id} had it)` : "";
     // The line in the exercise's file, where the learner goes: a blank's body is shorter than the reference's.

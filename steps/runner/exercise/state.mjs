@@ -27,14 +27,20 @@ export function shown(file) {
 // Each file adds its path and its bytes, with separators no path contains, so moving a byte between files shows.
 function digestOf(entries) {
   const hash = createHash("sha256");
-  for (const [name, file] of entries) hash.update(`${name}\0`).update(existsSync(file) ? readFileSync(file) : "").update("\0");
+  for (const [name, file] of entries)
+    hash
+      .update(`${name}\0`)
+      .update(existsSync(file) ? readFileSync(file) : "")
+      .update("\0");
   return hash.digest("hex");
 }
 
-const filesOf = (dir, label) => [...listStepFiles(dir), "lesson.json"].map((rel) => [`${label}/${rel}`, path.join(dir, rel)]);
+const filesOf = (dir, label) =>
+  [...listStepFiles(dir), "lesson.json"].map((rel) => [`${label}/${rel}`, path.join(dir, rel)]);
 
 /** What an exercise is made from: step N's files and the previous step's, lesson.json included. */
-export const stepDigest = (step, previous) => digestOf([...filesOf(step.dir, "step"), ...(previous ? filesOf(previous.dir, "previous") : [])]);
+export const stepDigest = (step, previous) =>
+  digestOf([...filesOf(step.dir, "step"), ...(previous ? filesOf(previous.dir, "previous") : [])]);
 
 /** The learner's folder as a check sees it: every file but node_modules. */
 export const folderDigest = (dir) => digestOf(listStepFiles(dir).map((rel) => [rel, path.join(dir, rel)]));

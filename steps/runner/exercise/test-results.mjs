@@ -5,7 +5,13 @@
 const TSC_LINE = /^(.+?)\((\d+),(\d+)\): error TS(\d+): (.*)$/;
 const TSC_BARE = /^error TS(\d+): (.*)$/;
 // Lines that are the tooling talking, not the learner's program: stack frames, Node's rethrow banner, a caret line.
-const NOISE = [/^\s+at\s/, /^node:internal\//, /^\s*triggerUncaughtException\(/, /^\s*\^+\s*$/, /^Error: STACK_TRACE_ERROR$/];
+const NOISE = [
+  /^\s+at\s/,
+  /^node:internal\//,
+  /^\s*triggerUncaughtException\(/,
+  /^\s*\^+\s*$/,
+  /^Error: STACK_TRACE_ERROR$/,
+];
 
 /** Every error tsc printed, as { file, line, code, message }. */
 export function typeErrorsOf(output) {
@@ -13,7 +19,8 @@ export function typeErrorsOf(output) {
   for (const line of output.split("\n")) {
     const located = TSC_LINE.exec(line);
     const bare = TSC_BARE.exec(line);
-    if (located) errors.push({ file: located[1], line: Number(located[2]), code: Number(located[4]), message: located[5] });
+    if (located)
+      errors.push({ file: located[1], line: Number(located[2]), code: Number(located[4]), message: located[5] });
     else if (bare) errors.push({ file: "", line: 0, code: Number(bare[1]), message: bare[2] });
     else if (line.startsWith("  ") && errors.length > 0) errors.at(-1).message += `\n${line.trim()}`;
   }
@@ -24,7 +31,10 @@ export function typeErrorsOf(output) {
 export function cleanMessage(text, copy) {
   const local = text.split(`file://${copy}/`).join("").split(`${copy}/`).join("").split(copy).join(".");
   const lines = local.split("\n").filter((line) => !NOISE.some((noise) => noise.test(line)));
-  return lines.join("\n").replace(/\n{3,}/g, "\n\n").trim();
+  return lines
+    .join("\n")
+    .replace(/\n{3,}/g, "\n\n")
+    .trim();
 }
 
 /** The first `count` lines of a message, to quote it without its diff or its output in full. */
@@ -61,7 +71,12 @@ export function checkResults(report, copy) {
     tests.push(...own);
     if (module.errors.length > 0 && !own.some((test) => test.status === "failed")) {
       const blocked = own.filter((test) => test.status === "blocked").length;
-      fileErrors.push({ file: rel, message: cleanMessage(module.errors[0], copy), ran: own.some((test) => test.status === "passed"), blocked });
+      fileErrors.push({
+        file: rel,
+        message: cleanMessage(module.errors[0], copy),
+        ran: own.some((test) => test.status === "passed"),
+        blocked,
+      });
     }
   }
   return { tests, fileErrors, unhandled: (report.unhandled ?? []).map((error) => cleanMessage(error, copy)) };

@@ -38,10 +38,17 @@ const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 export function blankLine({ blank, state, names, failing, unrun, line, written }) {
   const where = `${blank.file}:${line} ${blank.name}`;
   const still = written ? "" : " (still a blank)";
-  if (state === "pass") return `  pass  ${where}: ${names.length === 1 ? "its test passes" : `its ${names.length} tests pass`}${still}`;
-  if (state === "fail") return `  FAIL  ${where}: ${failing.length} of ${count(names.length, "test")} fail${unrun > 0 ? `, ${unrun} did not run` : ""}${still}`;
+  if (state === "pass")
+    return `  pass  ${where}: ${names.length === 1 ? "its test passes" : `its ${names.length} tests pass`}${still}`;
+  if (state === "fail")
+    return `  FAIL  ${where}: ${failing.length} of ${count(names.length, "test")} fail${unrun > 0 ? `, ${unrun} did not run` : ""}${still}`;
   if (state === "unrun") {
-    const which = names.length === 1 ? "its test" : unrun === names.length ? `its ${names.length} tests` : `${unrun} of its ${names.length} tests`;
+    const which =
+      names.length === 1
+        ? "its test"
+        : unrun === names.length
+          ? `its ${names.length} tests`
+          : `${unrun} of its ${names.length} tests`;
     return `  ?     ${where}: ${which} did not run${still}`;
   }
   return `  ?     ${where}: tests not recorded${still}`;
@@ -55,7 +62,9 @@ export function blankLine({ blank, state, names, failing, unrun, line, written }
 export function nextStep(stepId, states, tests) {
   const failed = tests.filter((test) => test.status !== "passed");
   for (const state of states.filter((candidate) => !candidate.written)) {
-    const test = failed.find((candidate) => candidate.message.includes(`${state.blank.name}: not written yet (step ${stepId})`));
+    const test = failed.find((candidate) =>
+      candidate.message.includes(`${state.blank.name}: not written yet (step ${stepId})`),
+    );
     if (test) return { state, test };
   }
   const failing = states.filter((state) => state.state === "fail");
@@ -80,4 +89,7 @@ export function summaryLine(tests, next, fileErrors = []) {
 export const hangLines = (tests) =>
   tests
     .filter((test) => test.timedOut)
-    .map((test) => `  ${test.file}${test.line ? `:${test.line}` : ""} "${test.name.split(" > ").at(-1)}" did not finish within ${test.seconds} s: something it waits for never comes`);
+    .map(
+      (test) =>
+        `  ${test.file}${test.line ? `:${test.line}` : ""} "${test.name.split(" > ").at(-1)}" did not finish within ${test.seconds} s: something it waits for never comes`,
+    );

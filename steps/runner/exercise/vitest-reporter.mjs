@@ -10,7 +10,10 @@ function namesOf(task) {
 }
 
 const errorText = (error) => {
-  const head = error.name && !String(error.message).startsWith(error.name) ? `${error.name}: ${error.message}` : String(error.message);
+  const head =
+    error.name && !String(error.message).startsWith(error.name)
+      ? `${error.name}: ${error.message}`
+      : String(error.message);
   return error.diff ? `${head}\n\n${error.diff}` : head;
 };
 

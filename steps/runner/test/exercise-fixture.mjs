@@ -75,7 +75,10 @@ const RECORD = {
   "02-more": {
     inputs: "0".repeat(64),
     node: 20,
-    blanks: { "src/sum.ts#total": { tests: ["src/sum.test.ts > total adds a list"] }, "src/sum.ts#times": { tests: ["src/sum.test.ts > times multiplies"] } },
+    blanks: {
+      "src/sum.ts#total": { tests: ["src/sum.test.ts > total adds a list"] },
+      "src/sum.ts#times": { tests: ["src/sum.test.ts > times multiplies"] },
+    },
     seconds: 1,
   },
 };
@@ -83,7 +86,10 @@ const RECORD = {
 /** The files of the fixture repository; `repoRoot` is the real one, whose tsconfig.base.json the steps extend. */
 export function exerciseFixture(repoRoot, fixtureRoot) {
   const step = (folder, files) => {
-    const extendsPath = path.relative(path.join(fixtureRoot, "steps", folder), path.join(repoRoot, "tsconfig.base.json"));
+    const extendsPath = path.relative(
+      path.join(fixtureRoot, "steps", folder),
+      path.join(repoRoot, "tsconfig.base.json"),
+    );
     return {
       "package.json": packageJson(folder),
       "lesson.json": JSON.stringify({ title: `Fixture ${folder}: a pair`, changes: [] }),
@@ -92,7 +98,10 @@ export function exerciseFixture(repoRoot, fixtureRoot) {
     };
   };
   return {
-    "steps/01-base": step("01-base", { "src/sum.ts": base, "src/main.ts": 'import { add } from "./sum.ts";\nconsole.log(add(1, 2));\n' }),
+    "steps/01-base": step("01-base", {
+      "src/sum.ts": base,
+      "src/main.ts": 'import { add } from "./sum.ts";\nconsole.log(add(1, 2));\n',
+    }),
     "steps/02-more": step("02-more", { "src/sum.ts": REFERENCE, "src/sum.test.ts": TESTS, "src/main.ts": MAIN }),
     steps: { "roles.json": "{}\n" },
     docs: { "02-more.md": CHAPTER, ".exercises.json": `${JSON.stringify(RECORD, null, 2)}\n` },
