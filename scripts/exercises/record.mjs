@@ -53,8 +53,8 @@ const version = (name) => JSON.parse(readFileSync(path.join(REPO_ROOT, "node_mod
 export function inputsDigest(step, previous, reached, root = REPO_ROOT) {
   const files = new Set([path.join(step.dir, "lesson.json")]);
   for (const dir of [step.dir, previous?.dir].filter(Boolean)) for (const rel of listStepFiles(dir)) files.add(path.join(dir, rel));
-  const generator = listStepFiles(EXERCISE_DIR).filter((rel) => rel.endsWith(".mjs"));
-  for (const file of closure(generator.map((rel) => path.join(EXERCISE_DIR, rel)), { strings: false }).files) files.add(file);
+  // The generator is exercise.mjs and what it imports; the learner's commands beside it (check, hint, …) decide nothing here.
+  for (const file of closure([path.join(EXERCISE_DIR, "exercise.mjs")], { strings: false }).files) files.add(file);
   const missing = new Set();
   for (const test of reached) {
     test.files.forEach((file) => files.add(file));

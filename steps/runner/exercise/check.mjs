@@ -81,7 +81,7 @@ function problemLines(result) {
 
 /** Prints the tests' verdict blank by blank; resolves with { passed, states, next }. */
 function reportTests(step, folder, blanks, chapter, result, print) {
-  const states = blankStates(step, folder, inChapterOrder(chapter, blanks), result.tests, recordedTests(step));
+  const states = blankStates(step, folder, inChapterOrder(chapter, blanks), result, recordedTests(step));
   for (const line of [...states.map(blankLine), ...problemLines(result)]) print(line);
   const next = nextStep(step.id, states, result.tests);
   print(summaryLine(result.tests, next, result.fileErrors));

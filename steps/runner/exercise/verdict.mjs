@@ -17,14 +17,36 @@ export function inLearnerFile(step, folder, blank) {
 }
 
 /**
+ * A recorded name as this check saw it: a test by its name, or a whole test file (check:exercises records a file that
+ * failed outside its tests by its path alone), which fails while it cannot run or any of its tests fails.
+ */
+function lookup(tests, fileErrors) {
+  const byName = new Map(tests.map((test) => [test.name, test]));
+  return (name) => {
+    if (byName.has(name)) return byName.get(name);
+    const own = tests.filter((test) => test.file === name);
+    const error = fileErrors.find((candidate) => candidate.file === name);
+    if (own.length === 0 && !error) return undefined;
+    const failed = own.find((test) => test.status !== "passed");
+    if (!error && !failed) return { name, file: name, status: "passed", message: "" };
+    return {
+      ...(failed ?? { file: name, line: undefined, timedOut: false }),
+      name,
+      status: "failed",
+      message: error?.message ?? failed.message,
+    };
+  };
+}
+
+/**
  * Each blank (in the order given) with `state`: "pass", "fail", "unrun" (some of its tests did not run, as when their
  * file could not load) or "unknown", its failing tests, and where it is. `recorded(id)` lists its tests, or undefined.
  */
-export function blankStates(step, folder, blanks, tests, recorded) {
-  const byName = new Map(tests.map((test) => [test.name, test]));
+export function blankStates(step, folder, blanks, { tests, fileErrors }, recorded) {
+  const find = lookup(tests, fileErrors);
   return blanks.map((blank) => {
     const names = recorded(blank.id) ?? [];
-    const seen = names.map((name) => byName.get(name)).filter(Boolean);
+    const seen = names.map(find).filter(Boolean);
     const failing = seen.filter((test) => test.status !== "passed");
     const unrun = names.length - seen.length;
     const state = names.length === 0 ? "unknown" : failing.length > 0 ? "fail" : unrun > 0 ? "unrun" : "pass";
