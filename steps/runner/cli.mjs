@@ -24,6 +24,7 @@ const USAGE = `Usage:
 Build it yourself (step 02 on; your work goes to exercises/, which git ignores):
   node steps/run.mjs N --exercise      write exercises/NN-slug/: step N with its lesson left as blanks to write
   node steps/run.mjs N --reset         the same, after moving your exercises/NN-slug/ aside (.old-1, .old-2, ...)
+  node steps/run.mjs N --exercise --from-mine   step N started from your own step N-1 folder, once its tests pass
   node steps/run.mjs N --check         run step N's tests against your folder, blank by blank, then its demo
   node steps/run.mjs N --check --watch   the same again on every save, until Ctrl-C
   node steps/run.mjs N --hint          the next blank: the chapter section that shows it, and its failing test
@@ -112,7 +113,12 @@ async function exercise(mode, steps, stepArg, flags) {
   const problem = exerciseProblem(mode, steps, step);
   if (problem) throw new UsageError(problem);
   requireInstall();
-  const options = { reset: flags.has("--reset"), watch: flags.has("--watch"), show: flags.has("--show") };
+  const options = {
+    reset: flags.has("--reset"),
+    watch: flags.has("--watch"),
+    show: flags.has("--show"),
+    fromMine: flags.has("--from-mine"),
+  };
   return runExerciseCommand(mode, steps, step, options);
 }
 

@@ -6,7 +6,7 @@ import { folderOf, shown } from "./state.mjs";
 
 export const MODES = ["--exercise", "--check", "--hint", "--solution", "--progress"];
 // Options that go with one command each; --reset alone is --exercise --reset.
-export const MODE_OPTIONS = { "--reset": "--exercise", "--watch": "--check", "--show": "--hint" };
+export const MODE_OPTIONS = { "--reset": "--exercise", "--from-mine": "--exercise", "--watch": "--check", "--show": "--hint" };
 
 /** The exercise command the flags ask for (undefined for none), or the problem with them. */
 export function exerciseMode(flags, prompt) {
@@ -41,13 +41,13 @@ export function exerciseProblem(mode, steps, step) {
 }
 
 /** Runs one exercise command that exerciseProblem accepted; resolves with the runner's exit status. */
-export async function runExerciseCommand(mode, steps, step, { reset, watch, show }) {
+export async function runExerciseCommand(mode, steps, step, { reset, watch, show, fromMine }) {
   const previous = step && previousStep(steps, step);
   switch (mode) {
     case "--progress":
       return (await import("./progress.mjs")).showProgress(steps);
     case "--exercise":
-      return (await import("./start.mjs")).startExercise(step, previous, { reset });
+      return (await import("./start.mjs")).startExercise(step, previous, { reset, fromMine: fromMine ? steps : undefined });
     case "--check":
       if (watch) return (await import("./watch.mjs")).watchExercise(step, previous);
       return (await (await import("./check.mjs")).checkExercise(step, previous)).status;

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync } from "node:fs";
 import path from "node:path";
 import { inChapterOrder, readChapter } from "./chapter.mjs";
 import { trackFolder } from "./cleanup.mjs";
+import { previousStep } from "../shared/repo.mjs";
 import { EXERCISES_DIR, folderOf, shown, stateBlanks, stepDigest, writeState } from "./state.mjs";
 import { inLearnerFile } from "./verdict.mjs";
 
@@ -46,8 +47,38 @@ function startLines(step, previous, folder, blanks, movedTo) {
   return lines;
 }
 
+/**
+ * With --from-mine (`steps` given): the exercise's texts started from the learner's own step N−1 folder, once its tests
+ * pass; undefined where step N opens a part (it starts from the reference); a number is the status to exit with.
+ */
+async function fromLearner(plan, steps) {
+  const { step, previous } = plan;
+  const { fromMine, partStart } = await import("./from-mine.mjs");
+  if (partStart(steps, step)) {
+    console.log(`Step ${step.id} opens the part "${step.lesson.part}": it starts from the reference, not from your step ${previous.id}.`);
+    return undefined;
+  }
+  const mine = folderOf(previous);
+  if (!existsSync(mine)) {
+    console.error(`--from-mine starts from your step ${previous.id} in ${shown(mine)}/, which is not there.`);
+    console.error(`  Take step ${previous.id} first: node steps/run.mjs ${previous.number} --exercise`);
+    return 1;
+  }
+  const { checkExercise } = await import("./check.mjs");
+  const check = await checkExercise(previous, previousStep(steps, previous), { demo: false, remember: false, print: () => {} });
+  if (check.status !== 0) {
+    console.error(`Your step ${previous.id} in ${shown(mine)}/ does not pass --check yet; --from-mine starts only from a finished step.`);
+    console.error(`  See what fails: node steps/run.mjs ${previous.number} --check`);
+    return 1;
+  }
+  const { texts, notes } = fromMine(plan, mine);
+  console.log(`Step ${step.id} starts from your step ${previous.id}: what it keeps is yours, what it adds or changes is blank.`);
+  for (const note of notes) console.log(`  ${note}`);
+  return texts;
+}
+
 /** Writes the exercise; resolves with the runner's exit status. */
-export async function startExercise(step, previous, { reset = false } = {}) {
+export async function startExercise(step, previous, { reset = false, fromMine } = {}) {
   const folder = folderOf(step);
   if (existsSync(folder) && !reset) {
     console.error(refusal(step, folder));
@@ -62,12 +93,15 @@ export async function startExercise(step, previous, { reset = false } = {}) {
     console.error(`Cannot make the exercise: ${error.message}`);
     return 1;
   }
+  const mine = fromMine ? await fromLearner(plan, fromMine) : undefined;
+  if (typeof mine === "number") return mine;
   mkdirSync(EXERCISES_DIR, { recursive: true });
   // Written beside its place, so that its relative links hold once renamed, and so that a half-written one is never found.
   const fresh = mkdtempSync(path.join(EXERCISES_DIR, `.new-${step.folder}-`));
   const release = trackFolder(fresh);
   try {
-    writeExercise(plan, fresh);
+    if (mine) (await import("./from-mine.mjs")).writeFromMine(plan, fresh, mine);
+    else writeExercise(plan, fresh);
     const movedTo = existsSync(folder) ? asideName(folder) : undefined;
     if (movedTo) renameSync(folder, movedTo);
     renameSync(fresh, folder);
