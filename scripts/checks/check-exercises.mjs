@@ -1,20 +1,21 @@
 // `pnpm check:exercises [--all | --step N]`: proves every blank of every exercise is noticed by a test (issue 17,
 // "Honest by construction"). Steps whose record entry still matches the tree are taken from docs/.exercises.json.
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { planAndCompare, runChecks } from "../exercises/check-step.mjs";
+import { runChecks } from "../exercises/check-step.mjs";
+import { planAndCompare } from "../exercises/compare.mjs";
 import { entryProblems, inputsDigest, nodeMajor, readRecord, RECORD, testsReach, writeRecord } from "../exercises/record.mjs";
-import { killAll } from "../exercises/vitest-run.mjs";
-import { canCheck, findLeftovers, killLeftovers, MARKER, snapshotPids } from "../test/leftovers.mjs";
+import { startSession } from "../exercises/session.mjs";
+import { strays } from "../exercises/vitest-run.mjs";
 import { findStep, listSteps, previousStep } from "../../steps/runner/shared/repo.mjs";
 
-// Measured on this 2-core machine (see the report of issue 17): the slowest passing test of any step took 4.3 s
-// while three variants ran at once; 15 s bounds a hang at a few times that. Three runs at once beat two and four.
-const DEFAULTS = { jobs: 3, testTimeout: 15_000 };
-const USAGE = "usage: check-exercises.mjs [--all | --step N] [--jobs N] [--test-timeout MS] [--record FILE] [--gaps FILE] [--verbose]";
+// Measured on a 2-core machine shared with other test runs: no test without a timeout of its own took over 6.5 s
+// with three variants running, so 10 s bounds a hang (a slower one is re-run, check-step.mjs). Step 20 took 78 s
+// with two runs at once, 51 s with three and 47 s with four (means of three): three leaves the load lower.
+const DEFAULTS = { jobs: 3, testTimeout: 10_000 };
+const USAGE =
+  "usage: check-exercises.mjs [--all | --step N] [--jobs N] [--test-timeout MS] [--record FILE] [--gaps FILE] [--verbose]";
 
 function options() {
   const spec = {
@@ -29,35 +30,12 @@ function options() {
   try {
     const { values } = parseArgs({ options: spec });
     const numbers = [Number(values.jobs), Number(values["test-timeout"])];
-    if (numbers.some((n) => !Number.isInteger(n) || n < 1)) throw new Error("--jobs and --test-timeout take positive integers");
+    if (numbers.some((n) => !Number.isInteger(n) || n < 1)) throw new Error("--jobs and --test-timeout take whole numbers");
     return { ...values, jobs: numbers[0], testTimeout: numbers[1] };
   } catch (error) {
     console.error(`check:exercises: ${error.message}\n${USAGE}`);
     process.exit(2);
   }
-}
-
-/** A cap on concurrent tasks; `idle()` resolves once no task is waiting for a slot. */
-function createLimit(max) {
-  let running = 0;
-  const waiting = [];
-  const idlers = [];
-  const next = () => {
-    while (running < max && waiting.length > 0) {
-      const { task, resolve, reject } = waiting.shift();
-      running++;
-      task()
-        .then(resolve, reject)
-        .finally(() => {
-          running--;
-          next();
-        });
-    }
-    if (waiting.length === 0) idlers.splice(0).forEach((resolve) => resolve());
-  };
-  const limit = (task) => new Promise((resolve, reject) => (waiting.push({ task, resolve, reject }), next()));
-  limit.idle = () => (waiting.length === 0 ? Promise.resolve() : new Promise((resolve) => idlers.push(resolve)));
-  return limit;
 }
 
 /** The steps to consider (every step with a predecessor, or the one asked for), each with its digest and record entry. */
@@ -67,7 +45,8 @@ function targets(opts, record) {
   if (opts.step !== undefined) {
     const step = findStep(steps, opts.step);
     if (step === undefined || step === steps[0]) {
-      console.error(`check:exercises: ${step ? `step ${step.id} has no exercise (nothing comes before it)` : `no step ${opts.step}`}\n${USAGE}`);
+      const why = step ? `step ${step.id} has no exercise (nothing comes before it)` : `no step ${opts.step}`;
+      console.error(`check:exercises: ${why}\n${USAGE}`);
       process.exit(2);
     }
     chosen = [step];
@@ -102,19 +81,6 @@ async function checkOne(target, opts, session) {
 // A re-run that finds what the record says keeps the recorded entry, time included, so the file does not churn.
 const sameResult = (a, b) => a !== undefined && JSON.stringify({ ...a, seconds: 0 }) === JSON.stringify({ ...b, seconds: 0 });
 
-/** The scratch folder, the marker its processes carry, and the cleanup that runs however the process ends. */
-function startSession(opts) {
-  const scratch = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-check-exercises-"));
-  const marker = randomBytes(8).toString("hex");
-  const before = canCheck() ? snapshotPids() : undefined;
-  process.on("exit", () => {
-    killAll();
-    rmSync(scratch, { recursive: true, force: true });
-  });
-  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => process.exit(130));
-  return { scratch, marker, before, limit: createLimit(opts.jobs), env: { ...process.env, [MARKER]: marker }, verbose: opts.verbose };
-}
-
 /** Checks the stale steps, a few at once, recording each as it ends, so that an interrupted run keeps what it found. */
 async function checkStale(stale, opts, session, state) {
   const running = [];
@@ -135,10 +101,32 @@ function settle(folder, entry, opts, state) {
   }
   const mine = state.problems.filter((problem) => problem.step === folder).length;
   const count = Object.keys(entry.blanks ?? {}).length;
-  const said = entry.error ? "cannot be checked" : mine === 0 ? `${count} blanks, each noticed by a test` : `${mine} problem(s)`;
+  const said = entry.error ? "cannot be checked" : mine > 0 ? `${mine} problem(s)` : `${count} blanks, each noticed by a test`;
   console.log(`check:exercises: ${folder}: ${said}${entry.seconds ? ` (${entry.seconds} s)` : ""}`);
   state.changed = writeRecord(state.next, opts.record) || state.changed;
   writeGaps(opts, state.problems);
+}
+
+/** The one line about a record made under another Node major (only digests decide staleness), then the plan. */
+function announce(all, stale, record) {
+  const older = all.find((target) => target.fresh && record[target.step.folder].node !== nodeMajor());
+  if (older) {
+    const made = `the record was made under Node ${record[older.step.folder].node} (this is Node ${nodeMajor()})`;
+    console.log(`check:exercises: ${made}; pnpm check:exercises --all re-checks it`);
+  }
+  const taken = `${all.length - stale.length} taken from the record`;
+  console.log(`check:exercises: ${all.length} step(s), ${taken}, ${stale.length} to check`);
+}
+
+/** The record as it will be written, and the problems of the entries taken from it. */
+function startState(opts, record, all, stale) {
+  const kept = all.filter((target) => !stale.includes(target));
+  const problems = kept.flatMap(({ step }) => entryProblems(step.folder, record[step.folder]));
+  const next = { ...record };
+  // A whole run drops the entries of steps that no longer exist; --step N leaves the others alone.
+  const gone = Object.keys(record).filter((folder) => !all.some((target) => target.step.folder === folder));
+  if (opts.step === undefined) for (const folder of gone) delete next[folder];
+  return { record, next, problems, changed: writeRecord(next, opts.record) };
 }
 
 async function main() {
@@ -146,21 +134,12 @@ async function main() {
   const record = readRecord(opts.record);
   const all = targets(opts, record);
   const stale = all.filter((target) => opts.all || opts.step !== undefined || !target.fresh);
-  const older = all.find((target) => target.fresh && record[target.step.folder].node !== nodeMajor());
-  if (older) {
-    const made = record[older.step.folder].node;
-    console.log(`check:exercises: the record was made under Node ${made} (this is Node ${nodeMajor()}); pnpm check:exercises --all re-checks it`);
-  }
-  console.log(`check:exercises: ${all.length} step(s), ${all.length - stale.length} taken from the record, ${stale.length} to check`);
-  const kept = all.filter((target) => !stale.includes(target));
-  const state = { record, next: { ...record }, problems: kept.flatMap((target) => entryProblems(target.step.folder, record[target.step.folder])) };
-  // A whole run drops the entries of steps that no longer exist; --step N leaves the others alone.
-  if (opts.step === undefined) for (const folder of Object.keys(record)) if (!all.some((t) => t.step.folder === folder)) delete state.next[folder];
-  state.changed = writeRecord(state.next, opts.record);
+  announce(all, stale, record);
+  const state = startState(opts, record, all, stale);
   writeGaps(opts, state.problems);
   const session = startSession(opts);
   await checkStale(stale, opts, session, state);
-  reportLeftovers(session);
+  if (strays.count > 0) console.log(`check:exercises: killed ${strays.count} process(es) that outlived their test run`);
   for (const problem of state.problems) console.log(`  ${describe(problem)}`);
   if (state.changed) console.log(`check:exercises: the record ${path.relative(process.cwd(), opts.record)} changed: commit it`);
   const { length } = state.problems;
@@ -173,14 +152,6 @@ function writeGaps(opts, problems) {
   if (opts.gaps === undefined) return;
   const gaps = problems.filter((p) => p.kind === "gap").map(({ step, blank, ran }) => ({ step, blank, testFiles: ran }));
   writeFileSync(opts.gaps, `${JSON.stringify(gaps, null, 2)}\n`);
-}
-
-function reportLeftovers({ before, marker }) {
-  if (before === undefined) return;
-  const leftovers = findLeftovers({ before, marker });
-  if (leftovers.length === 0) return;
-  console.log(`check:exercises: ${leftovers.length} process(es) outlived their test run (left their process group); killing them`);
-  killLeftovers(leftovers);
 }
 
 await main();

@@ -29,7 +29,9 @@ export function ready(): boolean {
   return true;
 }
 `;
-const TEST = `import { expect, test } from "vitest";
+// The last test starts a process in a group of its own and leaves it: the checker must find it and kill it.
+const TEST = `import { spawn } from "node:child_process";
+import { expect, test } from "vitest";
 import { add, ready } from "./math.ts";
 
 test("add adds", () => {
@@ -44,16 +46,23 @@ test("ready, waited for", async () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 });
+
+test("leaves a process behind", () => {
+  spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "stray"], { detached: true, stdio: "ignore" }).unref();
+});
 `;
+
+const BASE = JSON.stringify(path.join(REPO_ROOT, "tsconfig.base.json"));
+// Any step's installs do: the fixture needs vitest and @types/node.
+const INSTALLS = path.join(REPO_ROOT, "steps", "02-jsonrpc-server", "node_modules");
 
 function makeSteps() {
   write("roles.json", "{}\n");
   for (const folder of ["01-start", "02-math"]) {
     write(`${folder}/package.json`, `{ "name": "@fixture/${folder}", "type": "module" }\n`);
     write(`${folder}/lesson.json`, `{ "title": "${folder}" }\n`);
-    write(`${folder}/tsconfig.json`, `{ "extends": ${JSON.stringify(path.join(REPO_ROOT, "tsconfig.base.json"))}, "include": ["src"] }\n`);
-    // Any step's installs do: the fixture needs vitest and @types/node.
-    symlinkSync(path.join(REPO_ROOT, "steps", "02-jsonrpc-server", "node_modules"), path.join(stepsDir, folder, "node_modules"));
+    write(`${folder}/tsconfig.json`, `{ "extends": ${BASE}, "include": ["src"] }\n`);
+    symlinkSync(INSTALLS, path.join(stepsDir, folder, "node_modules"));
   }
   write("01-start/src/main.ts", 'console.log("start");\n');
   write("02-math/src/main.ts", 'console.log("start");\n');
@@ -65,11 +74,11 @@ const env = () => ({ ...process.env, LEARN_MCP_STEPS_DIR: stepsDir, TMPDIR: tmp 
 const args = (...extra) => [CHECK, "--record", record, "--test-timeout", "2000", ...extra];
 
 function check(...extra) {
-  const started = Date.now();
   const result = spawnSync(process.execPath, args(...extra), { encoding: "utf8", env: env() });
-  return { status: result.status, output: result.stdout + result.stderr, seconds: (Date.now() - started) / 1000 };
+  return { status: result.status, output: result.stdout + result.stderr };
 }
 
+const processes = () => spawnSync("ps", ["-A", "-o", "args="], { encoding: "utf8" }).stdout.split("\n");
 const recorded = () => JSON.parse(readFileSync(record, "utf8"))["02-math"];
 
 makeSteps();
@@ -78,23 +87,38 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 describe("check-exercises.mjs", () => {
   it("passes a step whose every blank some test notices, ending a hanging test at the bound", () => {
-    const { status, output, seconds } = check();
+    const { status, output } = check("--verbose");
     expect(output).toContain("02-math: 2 blanks, each noticed by a test");
     expect(status).toBe(0);
+    expect(output).toMatch(/killed [1-9]\d* process\(es\) that outlived their test run/);
+    expect(processes().filter((line) => line.includes("setInterval(() => {}, 1000) stray"))).toEqual([]);
     expect(recorded().blanks["src/math.ts#ready"].tests).toEqual(["src/math.test.ts > ready, waited for"]);
     expect(recorded().untouched.tests).toEqual(["src/math.test.ts > add adds"]);
-    expect(seconds).toBeLessThan(20); // a hang without the bound would take vitest's 5 s default, and no report at 2 s
+    expect(output).toMatch(/src\/math.ts#ready: fail in [\d.]+ s, first failing .* \(timed out after 20\d\d ms\)/);
     expect(readdirSync(tmp)).toEqual([]);
   });
 
-  it("takes a step whose inputs did not change from the record", () => {
+  it("takes a step whose inputs did not change from the record, whatever Node made it", () => {
     const { status, output } = check();
     expect(output).toContain("1 step(s), 1 taken from the record, 0 to check");
     expect(status).toBe(0);
+    const text = readFileSync(record, "utf8");
+    writeFileSync(record, text.replace(/"node": \d+/, '"node": 18'));
+    const older = check();
+    expect(older.output).toContain("the record was made under Node 18");
+    expect(older.output).toContain("1 taken from the record, 0 to check");
+    writeFileSync(record, text);
+  });
+
+  it("has no exercise for the first step", () => {
+    const { status, output } = check("--step", "1");
+    expect(output).toContain("step 01 has no exercise");
+    expect(status).toBe(2);
   });
 
   it("re-runs a stale step and reports the blank no test notices", () => {
-    write("02-math/src/math.ts", `${MATH}\n/** Three times x. */\nexport function triple(x: number): number {\n  return 3 * x;\n}\n`);
+    const triple = "/** Three times x. */\nexport function triple(x: number): number {\n  return 3 * x;\n}\n";
+    write("02-math/src/math.ts", `${MATH}\n${triple}`);
     const { status, output } = check();
     expect(output).toContain("0 taken from the record, 1 to check");
     expect(output).toContain("02-math: src/math.ts#triple: no test fails with only this blank left (ran src/math.test.ts)");
@@ -109,7 +133,7 @@ describe("check-exercises.mjs", () => {
 
   it("leaves no process and no folder behind when interrupted", async () => {
     const child = spawn(process.execPath, args("--all"), { env: env(), stdio: ["ignore", "pipe", "pipe"] });
-    const ours = () => spawnSync("ps", ["-A", "-o", "args="], { encoding: "utf8" }).stdout.split("\n").filter((line) => line.includes(tmp));
+    const ours = () => processes().filter((line) => line.includes(tmp));
     while (!ours().some((line) => line.includes("vitest"))) await new Promise((resolve) => setTimeout(resolve, 50));
     const exited = new Promise((resolve) => child.on("exit", resolve));
     child.kill("SIGINT");

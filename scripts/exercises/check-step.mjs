@@ -1,10 +1,13 @@
-// One step's exercise, checked: it generates and type-checks, filled from the reference it is step N again and passes
-// step N's tests, untouched some test fails, and with only one blank left some test that reaches its file fails.
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+// The test runs of check:exercises for one step: filled from the reference its tests pass outside the repository,
+// untouched some test fails, and with only one blank left some test that reaches the blank's file fails.
+import { mkdtempSync, rmSync } from "node:fs";
 import path from "node:path";
 import { runVitest } from "./vitest-run.mjs";
-import { ExerciseError, planExercise, writeExercise } from "../../steps/runner/exercise/exercise.mjs";
-import { listStepFiles } from "../../steps/runner/shared/repo.mjs";
+import { writeExercise } from "../../steps/runner/exercise/exercise.mjs";
+
+// A run still going after this is hung outside any one test (an import, a teardown): twice the slowest whole suite
+// measured, step 22's filled run on a loaded machine.
+const WALL_MS = 300_000;
 
 /**
  * Writes a variant (blanks in `fill` taken from the reference) into a folder of its own under `scratch`, runs `files`
@@ -18,7 +21,8 @@ function runVariant(plan, fill, files, options, label) {
       writeExercise(plan, dir, plan.texts(fill));
       const home = mkdtempSync(path.join(base, "home-"));
       const env = { ...options.env, HOME: home, USERPROFILE: home };
-      const result = await runVitest({ dir, files, env, testTimeout: options.testTimeout, wallMs: options.wallMs });
+      const run = { dir, files, env, marker: options.nextMarker(), testTimeout: options.testTimeout, wallMs: WALL_MS };
+      const result = await runVitest(run);
       if (options.verbose) console.log(verboseLine(plan.step, label, result));
       return result;
     } finally {
@@ -27,91 +31,81 @@ function runVariant(plan, fill, files, options, label) {
   });
 }
 
-function verboseLine(step, label, { status, ms, failed, slowest }) {
-  const slow = slowest?.name ? `; slowest passing ${(slowest.ms / 1000).toFixed(1)} s: ${slowest.name}` : "";
-  return `  ${step.id} ${label}: ${status} in ${(ms / 1000).toFixed(1)} s${failed.length ? `, first failing ${failed[0]}` : ""}${slow}`;
+function verboseLine(step, label, { status, ms, failures, passed }) {
+  const [first] = failures;
+  const why = first?.timedOutAfter !== undefined ? `timed out after ${Math.round(first.timedOutAfter)} ms` : first?.message;
+  const failing = first ? `, first failing ${first.name}${why ? ` (${why})` : ""}` : "";
+  const [slowName, slowMs] = [...passed].reduce((slowest, entry) => (entry[1] > slowest[1] ? entry : slowest), ["", 0]);
+  const slow = slowName ? `; slowest passing ${(slowMs / 1000).toFixed(1)} s: ${slowName}` : "";
+  return `  ${step.id} ${label}: ${status} in ${(ms / 1000).toFixed(1)} s${failing}${slow}`;
 }
 
-// The exercise writes its own tsconfig.json (noUnusedLocals off, since a blank leaves names unread): the one file
-// generated rather than copied, so it is compared to nothing.
-const GENERATED = "tsconfig.json";
-
-/** Files of `dir` that differ from step N's, or are missing or extra (its tsconfig.json aside). */
-function differencesFromStep(step, dir) {
-  const expected = [...listStepFiles(step.dir), "lesson.json"].filter((rel) => rel !== GENERATED);
-  const differ = expected.filter((rel) => {
-    try {
-      return !readFileSync(path.join(dir, rel)).equals(readFileSync(path.join(step.dir, rel)));
-    } catch {
-      return true;
-    }
-  });
-  const written = [...listStepFiles(dir), "lesson.json"].filter((rel) => rel !== GENERATED && !expected.includes(rel));
-  const linked = lstatSync(path.join(dir, "node_modules")).isSymbolicLink();
-  return [...differ, ...written, ...(linked ? [] : ["node_modules (not a link to step N's)"])];
+/** Why a run proves nothing, or undefined. */
+function failedBeyond(result) {
+  return result.status === "broken" ? `vitest wrote no report:\n${result.output.slice(-2000)}` : undefined;
 }
-
-/** Check 3 on disk: the folder filled from the reference, written as the learner would get it. */
-function filledDifferences(plan, scratch) {
-  const base = mkdtempSync(path.join(scratch, `${plan.step.id}-filled-`));
-  try {
-    const dir = path.join(base, plan.step.folder);
-    writeExercise(plan, dir, plan.texts(new Set(plan.blanks.map((blank) => blank.id))));
-    const roles = readdirSync(base).filter((name) => name !== plan.step.folder);
-    return roles.length === 1 && roles[0] === "roles.json" ? differencesFromStep(plan.step, dir) : differencesFromStep(plan.step, dir).concat(roles);
-  } finally {
-    rmSync(base, { recursive: true, force: true });
-  }
-}
-
-/** Checks 1 and 3 without running a test: `{ plan }` or `{ error }`. */
-export function planAndCompare(step, previous, scratch) {
-  let plan;
-  try {
-    plan = planExercise(step, previous);
-  } catch (error) {
-    if (!(error instanceof ExerciseError)) throw error;
-    return { error: error.message };
-  }
-  const differ = filledDifferences(plan, scratch);
-  if (differ.length > 0) return { error: `filled from the reference, the exercise differs from step ${step.id} in ${differ.join(", ")}` };
-  return { plan };
-}
-
-const FILLED_WALL_MS = 600_000;
-const failedBeyond = (result) => (result.status === "broken" ? `vitest wrote no report:\n${result.output.slice(-2000)}` : undefined);
 
 /**
- * Runs every variant of `plan` and resolves with `{ entry, error? }`: per blank the tests seen failing with only it left
- * (none: a gap, with the test files that ran), and the tests that fail untouched. `tests` is the step's test files with
- * what each reaches (record.mjs testsReach). An `error` means the runs prove nothing and the entry is not to be kept.
+ * The step's test files that reach the blank's file, nearest first: those that import it (or are named after it) run
+ * alone first, since vitest runs files in name order and a far file that starts servers may take a minute to fail.
+ */
+function stagesFor(blank, step, tests) {
+  const target = path.join(step.dir, blank.file);
+  const reaching = tests.filter((test) => test.files.has(target));
+  const namesake = blank.file.replace(/\.[mc]?ts$/, ".test.ts");
+  const near = reaching.filter((test) => test.imports.has(target) || test.rel === namesake).map((test) => test.rel);
+  const far = reaching.map((test) => test.rel).filter((rel) => !near.includes(rel));
+  return [near, far].filter((stage) => stage.length > 0);
+}
+
+/**
+ * A failure that is only a timeout of a test that took, filled, more than a third of the time it was given may be the
+ * machine's load, not the blank: such a run is repeated once with three times the bound before it counts.
+ */
+function doubtful(result, filled) {
+  const slowFilled = ({ name, timedOutAfter }) => timedOutAfter !== undefined && (filled.passed.get(name) ?? Infinity) * 3 > timedOutAfter;
+  return result.status === "fail" && result.failures.length > 0 && result.failures.every(slowFilled);
+}
+
+/** Runs the stages of one blank until one fails; `{ result, files }`, files being every file run. */
+async function runBlank(plan, blank, tests, filledRun, options) {
+  const others = new Set(plan.blanks.map((other) => other.id).filter((id) => id !== blank.id));
+  const files = [];
+  for (const stage of stagesFor(blank, plan.step, tests)) {
+    files.push(...stage);
+    let result = await runVariant(plan, others, stage, options, blank.id);
+    if (doubtful(result, await filledRun)) {
+      const longer = { ...options, testTimeout: 3 * options.testTimeout };
+      result = await runVariant(plan, others, stage, longer, `${blank.id}, again with ${longer.testTimeout} ms`);
+    }
+    if (result.status !== "pass") return { result, files };
+  }
+  return { result: { status: "pass", failures: [], failed: [] }, files };
+}
+
+/**
+ * Runs every variant of `plan` and resolves with `{ entry }` or `{ error }`: per blank the tests seen failing with only
+ * it left (none: a gap, with the test files that ran), and the tests that fail untouched. `tests` is the step's test
+ * files with what each reaches (record.mjs testsReach). An `error` means the runs prove nothing: it is not recorded.
  */
 export async function runChecks(plan, tests, options) {
-  const { step } = plan;
   const all = tests.map((test) => test.rel);
-  const everyId = plan.blanks.map((blank) => blank.id);
-  // The reference passes in the repo; this shows it also passes from a folder outside it, so a failure below is the blank's.
-  const filled = await runVariant(plan, new Set(everyId), all, { ...options, wallMs: FILLED_WALL_MS }, "filled");
-  if (filled.status !== "pass") {
-    const why = failedBeyond(filled) ?? filled.failed.join("\n  ");
-    return { error: `filled from the reference, step ${step.id}'s tests fail outside the repository:\n  ${why}` };
+  // The reference passes in the repo; this shows it also passes from a folder outside it, so a failure below is the
+  // blank's. It runs alongside the others, which are thrown away if it fails.
+  const filled = runVariant(plan, new Set(plan.blanks.map((blank) => blank.id)), all, options, "filled");
+  const untouched = runVariant(plan, new Set(), all, options, "untouched");
+  const perBlank = plan.blanks.map((blank) => runBlank(plan, blank, tests, filled, options));
+  const [filledResult, untouchedResult, ...blankResults] = await Promise.all([filled, untouched, ...perBlank]);
+  if (filledResult.status !== "pass") {
+    const why = failedBeyond(filledResult) ?? filledResult.failed.join("\n  ");
+    return { error: `filled from the reference, step ${plan.step.id}'s tests fail outside the repository:\n  ${why}` };
   }
-  // A run that outlasts the whole passing suite several times over is hung outside any one test (an import, a teardown).
-  const bounded = { ...options, wallMs: 60_000 + 3 * filled.ms };
-  const untouched = runVariant(plan, new Set(), all, bounded, "untouched");
-  const perBlank = plan.blanks.map((blank) => {
-    const files = tests.filter((test) => test.files.has(path.join(step.dir, blank.file))).map((test) => test.rel);
-    if (files.length === 0) return Promise.resolve({ blank, files, result: { status: "pass", failed: [] } });
-    const others = new Set(everyId.filter((id) => id !== blank.id));
-    return runVariant(plan, others, files, bounded, blank.id).then((result) => ({ blank, files, result }));
-  });
-  const results = await Promise.all([untouched, ...perBlank]);
-  const broken = results.map((result) => failedBeyond(result.result ?? result)).find(Boolean);
+  const broken = [untouchedResult, ...blankResults.map(({ result }) => result)].map(failedBeyond).find(Boolean);
   if (broken) return { error: broken };
-  const [untouchedResult, ...blankResults] = results;
   const blanks = {};
-  for (const { blank, files, result } of blankResults) {
+  plan.blanks.forEach((blank, index) => {
+    const { result, files } = blankResults[index];
     blanks[blank.id] = result.failed.length > 0 ? { tests: [...result.failed].sort() } : { tests: [], ran: files };
-  }
+  });
   return { entry: { untouched: { tests: [...untouchedResult.failed].sort() }, blanks } };
 }

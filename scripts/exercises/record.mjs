@@ -10,7 +10,8 @@ import { reach } from "../test/inputs.mjs";
 import { byCodeUnit, listStepFiles, REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 export const RECORD = path.join(REPO_ROOT, "docs", ".exercises.json");
-const EXERCISE_DIR = path.join(REPO_ROOT, "steps", "runner", "exercise");
+// The generator is exercise.mjs and what it imports; the rest of the folder (--from-mine, tests) makes no exercise here.
+const GENERATOR = path.join(REPO_ROOT, "steps", "runner", "exercise", "exercise.mjs");
 export const nodeMajor = () => Number(process.versions.node.split(".")[0]);
 
 /** step folder -> entry; a missing or unreadable record records nothing (every step is then stale). */
@@ -33,13 +34,17 @@ export function writeRecord(record, file = RECORD) {
   return true;
 }
 
-/** The step's test files (step-relative), each with the absolute paths it reaches, role programs included. */
+/**
+ * The step's test files (step-relative), each with the absolute paths it reaches (role programs included) and the
+ * smaller set it imports, in its own process.
+ */
 export function testsReach(step, root = REPO_ROOT) {
   return listStepFiles(step.dir)
     .filter(isStepTest)
     .map((rel) => {
-      const { files, missing } = reach(path.join(step.dir, rel), root);
-      return { rel, files, missing };
+      const file = path.join(step.dir, rel);
+      const { files, missing } = reach(file, root);
+      return { rel, files, missing, imports: closure([file], { strings: false }).files };
     });
 }
 
@@ -53,8 +58,7 @@ const version = (name) => JSON.parse(readFileSync(path.join(REPO_ROOT, "node_mod
 export function inputsDigest(step, previous, reached, root = REPO_ROOT) {
   const files = new Set([path.join(step.dir, "lesson.json")]);
   for (const dir of [step.dir, previous?.dir].filter(Boolean)) for (const rel of listStepFiles(dir)) files.add(path.join(dir, rel));
-  // The generator is exercise.mjs and what it imports; the learner's commands beside it (check, hint, …) decide nothing here.
-  for (const file of closure([path.join(EXERCISE_DIR, "exercise.mjs")], { strings: false }).files) files.add(file);
+  for (const file of closure([GENERATOR], { strings: false }).files) files.add(file);
   const missing = new Set();
   for (const test of reached) {
     test.files.forEach((file) => files.add(file));

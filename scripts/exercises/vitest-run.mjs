@@ -3,14 +3,34 @@
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
+import { MARKER } from "../test/leftovers.mjs";
+import { canReadProc, environment, snapshotPids } from "../../steps/runner/shared/processes.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 const VITEST = path.join(REPO_ROOT, "node_modules", ".bin", "vitest");
 const live = new Set();
+/** How many processes outlived their run's process group (a test moved them to a group of their own) and were killed. */
+export const strays = { count: 0 };
 
-/** Kills the process group of every run still going: on Ctrl-C, and before exiting. */
-export function killAll() {
+/** Kills every run still going and whatever carries a marker starting with `prefix`: on Ctrl-C, and before exiting. */
+export function killAll(prefix) {
   for (const pid of live) killGroup(pid);
+  killMarked((value) => value.startsWith(prefix));
+}
+
+// Only Linux shows another process's environment (/proc); elsewhere the process group is all there is to kill.
+function killMarked(matches) {
+  if (!canReadProc()) return;
+  for (const pid of snapshotPids()) {
+    const tag = environment(pid).find((entry) => entry.startsWith(`${MARKER}=`));
+    if (tag === undefined || !matches(tag.slice(MARKER.length + 1)) || pid === process.pid) continue;
+    try {
+      process.kill(pid, "SIGKILL");
+      strays.count++;
+    } catch {
+      // It exited meanwhile.
+    }
+  }
 }
 
 function killGroup(pid) {
@@ -23,10 +43,11 @@ function killGroup(pid) {
 
 /**
  * Runs `files` (relative to `dir`) with vitest. Each test is bounded by `testTimeout` ms and the whole run by `wallMs`;
- * `bail` stops at the first failure. Resolves with `{ status: "pass" | "fail" | "broken", failed, ms, output }`:
- * `failed` names the tests seen failing ("src/a.test.ts > describe > test"); "broken" means no report was written.
+ * `bail` stops at the first failure; `marker`, unique to the run, tags every process it starts. Resolves with
+ * `{ status: "pass" | "fail" | "broken", failures, failed, passed, ms, output }` (readReport below): `failed` names
+ * the tests seen failing; "broken" means vitest wrote no report.
  */
-export function runVitest({ dir, files, testTimeout, wallMs, bail = true, env = process.env }) {
+export function runVitest({ dir, files, testTimeout, wallMs, marker, bail = true, env = process.env }) {
   const report = path.join(dir, "..", `vitest-report-${path.basename(dir)}.json`);
   const timeouts = [`--testTimeout=${testTimeout}`, `--hookTimeout=${testTimeout}`, `--teardownTimeout=${testTimeout}`];
   const args = ["run", "--root", dir, ...timeouts, "--no-cache", "--maxWorkers=1", "--reporter=json", `--outputFile=${report}`];
@@ -34,7 +55,8 @@ export function runVitest({ dir, files, testTimeout, wallMs, bail = true, env = 
   args.push(...files.map((rel) => path.join(dir, rel)));
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn(VITEST, args, { cwd: dir, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const options = { cwd: dir, env: { ...env, [MARKER]: marker }, detached: true, stdio: ["ignore", "pipe", "pipe"] };
+    const child = spawn(VITEST, args, options);
     live.add(child.pid);
     const output = [];
     for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => output.push(chunk));
@@ -47,6 +69,7 @@ export function runVitest({ dir, files, testTimeout, wallMs, bail = true, env = 
     child.on("close", () => {
       clearTimeout(timer);
       killGroup(child.pid); // what the tests started and left running
+      killMarked((value) => value === marker); // and what they moved out of the group
       live.delete(child.pid);
       const text = Buffer.concat(output).toString("utf8");
       resolve({ ...outcome(report, dir, files, overran, wallMs), ms: Date.now() - started, output: text });
@@ -64,34 +87,43 @@ function outcome(report, dir, files, overran, wallMs) {
   } finally {
     rmSync(report, { force: true });
   }
-  if (overran) return { status: "fail", failed: files.map((rel) => `${rel} > (vitest did not end within ${wallMs / 1000} s)`) };
-  if (json === undefined) return { status: "broken", failed: [] };
-  const failed = failedTests(json, dir);
-  const slowest = slowestTest(json, dir);
-  if (json.success && failed.length === 0) return { status: "pass", failed, slowest };
-  return { status: "fail", failed: failed.length > 0 ? failed : ["(vitest failed outside any test)"], slowest };
+  if (overran) {
+    const failures = files.map((rel) => ({ name: `${rel} > (vitest did not end within ${wallMs / 1000} s)`, message: "overran" }));
+    return { status: "fail", failures, failed: failures.map((f) => f.name), passed: new Map() };
+  }
+  if (json === undefined) return { status: "broken", failures: [], failed: [], passed: new Map() };
+  const { failures, passed } = readReport(json, dir);
+  if (json.success && failures.length === 0) return { status: "pass", failures, failed: [], passed };
+  if (failures.length === 0) failures.push({ name: "(vitest failed outside any test)", message: "" });
+  return { status: "fail", failures, failed: failures.map((f) => f.name), passed };
 }
 
-const nameOf = (dir, file, test) => [path.relative(dir, file.name).split(path.sep).join("/"), ...test.ancestorTitles, test.title].join(" > ");
+// Vitest's json reporter replaces a timeout's message with the placeholder of the stack it captured for it.
+const TIMEOUT_PLACEHOLDER = "Error: STACK_TRACE_ERROR";
+const posix = (rel) => rel.split(path.sep).join("/");
 
-/** The longest-running test that passed, `{ name, ms }`: what the test timeout is measured against. */
-function slowestTest(json, dir) {
-  let slowest = { name: undefined, ms: 0 };
+/**
+ * `{ failures, passed }`: each failed test as `{ name, message, timedOutAfter? }` (a file that failed outside its
+ * tests, in an import or a hook, by its path), and how long each passing test took, name -> ms.
+ * Names are "file > describe > test", the file relative to the variant.
+ */
+export function readReport(json, dir) {
+  const failures = [];
+  const passed = new Map();
   for (const file of json.testResults ?? []) {
-    for (const test of file.assertionResults ?? []) {
-      if (test.status === "passed" && test.duration > slowest.ms) slowest = { name: nameOf(dir, file, test), ms: Math.round(test.duration) };
+    const rel = posix(path.relative(dir, file.name));
+    const tests = file.assertionResults ?? [];
+    for (const test of tests) {
+      const name = [rel, ...test.ancestorTitles, test.title].join(" > ");
+      if (test.status === "passed") passed.set(name, test.duration ?? 0);
+      if (test.status !== "failed") continue;
+      const message = test.failureMessages?.[0] ?? "";
+      const timedOut = message.startsWith(TIMEOUT_PLACEHOLDER);
+      failures.push({ name, message: timedOut ? "" : message.split("\n")[0], ...(timedOut && { timedOutAfter: test.duration }) });
+    }
+    if (file.status === "failed" && !tests.some((test) => test.status === "failed")) {
+      failures.push({ name: rel, message: (file.message ?? "").split("\n")[0] });
     }
   }
-  return slowest;
-}
-
-/** "file > describe > test" of every failed test; a file that failed outside its tests (an import, a hook) by name. */
-export function failedTests(json, dir) {
-  const names = [];
-  for (const file of json.testResults ?? []) {
-    const failed = (file.assertionResults ?? []).filter((test) => test.status === "failed");
-    for (const test of failed) names.push(nameOf(dir, file, test));
-    if (failed.length === 0 && file.status === "failed") names.push(path.relative(dir, file.name).split(path.sep).join("/"));
-  }
-  return names;
+  return { failures, passed };
 }
