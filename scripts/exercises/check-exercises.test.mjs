@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync,
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
+import { listSteps, REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 const CHECK = path.join(REPO_ROOT, "scripts", "checks", "check-exercises.mjs");
 const root = mkdtempSync(path.join(os.tmpdir(), "check-exercises-test-"));
@@ -54,7 +54,7 @@ test("leaves a process behind", () => {
 
 const BASE = JSON.stringify(path.join(REPO_ROOT, "tsconfig.base.json"));
 // Any step's installs do: the fixture needs vitest and @types/node.
-const INSTALLS = path.join(REPO_ROOT, "steps", "02-jsonrpc-server", "node_modules");
+const INSTALLS = path.join(listSteps(path.join(REPO_ROOT, "steps"))[1].dir, "node_modules");
 
 function makeSteps() {
   write("roles.json", "{}\n");
