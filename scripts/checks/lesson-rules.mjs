@@ -47,11 +47,15 @@ export function checkLesson(step, errors) {
 }
 
 // Given files are copied into the exercise as they are: plumbing the lesson is not about, never its tests.
+// A given entry is a file ("src/roles.ts"), or one declaration of a file ("src/server.ts#sampleMedia"): a change with no
+// behaviour a test could see (a refactor), which the exercise keeps as the step has it.
 function checkGiven(step, given, errors) {
   if (given === undefined) return;
   const where = `steps/${step.name}/lesson.json: given`;
-  if (!Array.isArray(given) || !given.every(isPlainPath)) return errors.push(`${where} must be an array of paths relative to the step`);
-  for (const rel of given) {
+  const fileOf = (entry) => (typeof entry === "string" ? entry.split("#")[0] : entry);
+  if (!Array.isArray(given) || !given.map(fileOf).every(isPlainPath)) return errors.push(`${where} must be an array of paths relative to the step, each with an optional #declaration`);
+  for (const entry of given) {
+    const rel = fileOf(entry);
     if (readStepFile(step.dir, rel) === null) errors.push(`${where}: "${rel}" does not exist`);
     else if (isTestFile(rel)) errors.push(`${where}: "${rel}" is a test or a test's helper, which an exercise keeps anyway`);
   }
