@@ -14,7 +14,8 @@ const refuse = (status: number, message: string) =>
 export class Sessions {
   // A Map keeps the order in which keys were set; each request sets its session again, so the first is the least recently used.
   readonly #open = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  readonly #owners = new Map<string, string>();
+  // Kept by transport, an owner is forgotten with its session: ending one has nothing more to clean up.
+  readonly #owners = new WeakMap<WebStandardStreamableHTTPServerTransport, string>();
 
   constructor(private readonly factory: () => McpServer) {}
 
@@ -31,16 +32,17 @@ export class Sessions {
       // A session belongs to whoever opened it (the security best practices' rule against session hijacking: bind the id to
       // the user). Under another owner's token the id names no session, so 404, as for any unknown id; a 403 would tell the
       // holder of a leaked id that it is live.
-      if (transport === undefined || this.#owners.get(id) !== owner) return refuse(404, "Session not found: it ended, or never was");
+      if (transport === undefined || this.#owners.get(transport) !== owner) return refuse(404, "Session not found: it ended, or never was");
       this.#open.delete(id);
       this.#open.set(id, transport);
       return transport.handleRequest(request, { authInfo });
     }
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: randomUUID,
-      onsessioninitialized: (session) => void (this.#open.set(session, transport), this.#owners.set(session, owner)),
-      onsessionclosed: (session) => void (this.#open.delete(session), this.#owners.delete(session)),
+      onsessioninitialized: (session) => void this.#open.set(session, transport),
+      onsessionclosed: (session) => void this.#open.delete(session),
     });
+    this.#owners.set(transport, owner);
     await this.factory().connect(transport);
     const response = await transport.handleRequest(request, { authInfo }); // anything but initialize is refused here, with 400
     if (transport.sessionId === undefined) await transport.close(); // no session was opened: nothing to keep
@@ -53,7 +55,6 @@ export class Sessions {
   async #endLeastRecent(): Promise<void> {
     const [id, transport] = this.#open.entries().next().value!;
     this.#open.delete(id);
-    this.#owners.delete(id);
     console.error(`[server] session ${id} ended to make room: it was used least recently of ${MAX_SESSIONS + 1}`);
     await transport.close();
   }
@@ -61,6 +62,5 @@ export class Sessions {
   async closeAll(): Promise<void> {
     await Promise.all([...this.#open.values()].map((transport) => transport.close()));
     this.#open.clear();
-    this.#owners.clear();
   }
 }
