@@ -5,17 +5,16 @@ import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServer
 
 export const MAX_SESSIONS = 32;
 
-/** Who a token speaks for, as a key. */
 // Who a token speaks for: its subject (the user) and the client it was issued to.
 const ownerOf = (authInfo?: AuthInfo) => JSON.stringify([authInfo?.extra?.subject ?? null, authInfo?.clientId ?? null]);
 
-const refuse = (status: number, message: string): Response =>
+const refuse = (status: number, message: string) =>
   Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
 
 export class Sessions {
   // A Map keeps the order in which keys were set; each request sets its session again, so the first is the least recently used.
   readonly #open = new Map<string, WebStandardStreamableHTTPServerTransport>();
-  // The owner goes with its transport and is forgotten with it: ending a session needs nothing more than chapter 26's.
+  // Kept by transport, an owner is forgotten with its session: ending one has nothing more to clean up.
   readonly #owners = new WeakMap<WebStandardStreamableHTTPServerTransport, string>();
 
   constructor(private readonly factory: () => McpServer) {}
@@ -51,7 +50,6 @@ export class Sessions {
     return response;
   }
 
-  /** Ends the session used least recently, to make room for a new one. */
   // A client can go away without DELETE (the SDK's close() sends none), and its session would stay for good: past the
   // bound, the session used least recently ends. Its client gets 404 next time, which means "initialize again".
   async #endLeastRecent(): Promise<void> {
@@ -61,7 +59,6 @@ export class Sessions {
     await transport.close();
   }
 
-  /** Closes every session. */
   async closeAll(): Promise<void> {
     await Promise.all([...this.#open.values()].map((transport) => transport.close()));
     this.#open.clear();
