@@ -5,7 +5,7 @@ import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServer
 
 export const MAX_SESSIONS = 32;
 
-// Who a token speaks for: its subject (the user) and the client it was issued to.
+/** Who a token speaks for, as a key: its subject (the user) and the client it was issued to. */
 const ownerOf = (authInfo?: AuthInfo) => JSON.stringify([authInfo?.extra?.subject ?? null, authInfo?.clientId ?? null]);
 
 const refuse = (status: number, message: string) =>
