@@ -58,6 +58,10 @@ async function fromLearner(plan, steps) {
     console.log(`Step ${step.id} opens the part "${step.lesson.part}": it starts from the reference, not from your step ${previous.id}.`);
     return undefined;
   }
+  if (!previousStep(steps, previous)) {
+    console.log(`Step ${previous.id} has no exercise of yours to start from: step ${step.id} starts from the reference.`);
+    return undefined;
+  }
   const mine = folderOf(previous);
   if (!existsSync(mine)) {
     console.error(`--from-mine starts from your step ${previous.id} in ${shown(mine)}/, which is not there.`);
