@@ -1,9 +1,10 @@
 // The client's pairing, timeouts and failures, against raw lines written by the test.
 // A PassThrough pair stands where a server's pipes would be, so a test can send exactly the line it means to.
-import { PassThrough, Writable } from "node:stream";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { Connection, type ConnectionOptions } from "./connection.ts";
 import { JsonRpcError } from "./jsonrpc.ts";
+import { recordingStream } from "./test/writes.ts";
 
 const stops: (() => void)[] = [];
 afterEach(() => stops.splice(0).forEach((stop) => stop()));
@@ -40,17 +41,7 @@ describe("against raw lines", () => {
   });
 
   it("sends the lines of one tick in one write, and those of the next tick in another", async () => {
-    const writes: string[] = [];
-    const toServer = new Writable({
-      writev(chunks, done) {
-        writes.push(chunks.map(({ chunk }) => String(chunk)).join(""));
-        done();
-      },
-      write(chunk, _encoding, done) {
-        writes.push(String(chunk));
-        done();
-      },
-    });
+    const { stream: toServer, writes } = recordingStream();
     const fromServer = new PassThrough();
     stops.push(() => fromServer.end());
     const connection = new Connection(toServer, fromServer);

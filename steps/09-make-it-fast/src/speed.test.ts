@@ -7,20 +7,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { LineDecoder, writeLine, writeLineOrPause } from "./framing.ts";
+import { recordingStream } from "./test/writes.ts";
 
 describe("writeLine", () => {
   it("sends the lines of one tick in one write, and those of the next tick in another", async () => {
-    const writes: string[] = [];
-    const sink = new Writable({
-      writev(chunks, done) {
-        writes.push(chunks.map(({ chunk }) => String(chunk)).join(""));
-        done();
-      },
-      write(chunk, _encoding, done) {
-        writes.push(String(chunk));
-        done();
-      },
-    });
+    const { stream: sink, writes } = recordingStream();
     writeLine(sink, "a");
     writeLine(sink, "b");
     writeLine(sink, "c");
