@@ -7,7 +7,7 @@ import { CELL_TAG, runProcess, survivors, tagged } from "./launch.mjs";
 const started = [];
 const tag = `launch-test-${process.pid}`;
 function node(script, env) {
-  const child = spawn(process.execPath, ["-e", script], { env: { ...process.env, ...env }, stdio: "ignore" });
+  const child = spawn(process.execPath, ["-e", script], { env: { ...process.env, ...env }, stdio: ["pipe", "ignore", "ignore"] });
   started.push(child);
   return child;
 }
@@ -17,17 +17,19 @@ afterEach(() => started.splice(0).forEach((child) => child.kill("SIGKILL")));
 describe.skipIf(!canReadProc())("survivors", () => {
   it("reports and kills a tagged process that outlives the grace period", async () => {
     const sleeper = node("setTimeout(() => {}, 60000)", { [CELL_TAG]: tag });
-    await expect.poll(() => tagged(tag)).toEqual([sleeper.pid]);
+    await expect.poll(() => tagged(tag), { timeout: 10_000 }).toEqual([sleeper.pid]);
     const left = await survivors(tag, 300);
     expect(left).toEqual([{ pid: sleeper.pid, command: expect.stringContaining("setTimeout") }]);
     await expect.poll(() => tagged(tag)).toEqual([]);
   });
 
   it("spares a tagged process that exits within the grace period, and every untagged one", async () => {
-    node("setTimeout(() => {}, 300)", { [CELL_TAG]: tag });
+    // It exits once its stdin closes, which happens only after the poll has seen it: no race with a loaded machine.
+    const brief = node('process.stdin.resume().on("end", () => process.exit())', { [CELL_TAG]: tag });
     const untagged = node("setTimeout(() => {}, 60000)", {});
-    await expect.poll(() => tagged(tag)).toHaveLength(1);
-    expect(await survivors(tag, 3_000)).toEqual([]);
+    await expect.poll(() => tagged(tag), { timeout: 10_000 }).toHaveLength(1);
+    brief.stdin.end();
+    expect(await survivors(tag, 10_000)).toEqual([]);
     expect(untagged.exitCode).toBe(null);
   });
 });
