@@ -29,7 +29,8 @@ export default defineConfig({
     projects: folders.map(project),
     // Most test time is spent waiting on child processes, not on the CPU: more files at once than cores pays off.
     maxWorkers: 3,
-    // Nearly every test starts a process; on a busy 2-core machine one can take seconds to start. A bound, not a speed test.
+    // Nearly every test starts a process; on a busy 2-core machine one can take seconds to start. A bound, not a speed
+    // test.
     testTimeout: 30_000,
     hookTimeout: 30_000,
     sequence: { sequencer: ToolingFirst },

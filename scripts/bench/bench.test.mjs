@@ -29,9 +29,22 @@ const roundOf = (results, id) => results.pairs.find((pair) => pair.id === id).ro
 describe.skipIf(!canReadProc())("pnpm bench --smoke", { timeout: 300_000 }, () => {
   it("gets every pair's 1 MB text back byte for byte", async () => {
     const { code, stdout, results } = await smoke("all");
-    expect(results.pairs.map((pair) => pair.id)).toEqual(["raw", "raw-batched", "hand-before", "hand", "sdk", "hand-sdk", "sdk-hand"]);
+    expect(results.pairs.map((pair) => pair.id)).toEqual([
+      "raw",
+      "raw-batched",
+      "hand-before",
+      "hand",
+      "sdk",
+      "hand-sdk",
+      "sdk-hand",
+    ]);
     for (const pair of results.pairs) {
-      expect(roundOf(results, pair.id), pair.label).toMatchObject({ bigCalls: 1, corrupted: 0, replaced: 0, failed: 0 });
+      expect(roundOf(results, pair.id), pair.label).toMatchObject({
+        bigCalls: 1,
+        corrupted: 0,
+        replaced: 0,
+        failed: 0,
+      });
     }
     expect(stdout).toContain("hand client ↔ hand server, before chapter 09          1/1");
     expect(stdout).toContain("hand client ↔ hand server                             1/1");

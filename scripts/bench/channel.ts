@@ -16,8 +16,13 @@ export class Driver {
   #waiting: Waiting | undefined;
   #exited = false;
 
-  private constructor(readonly label: string, args: string[]) {
-    this.#child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), ...args], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  private constructor(
+    readonly label: string,
+    args: string[],
+  ) {
+    this.#child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), ...args], {
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
     this.#child.on("message", (answer: Answer) => {
       const waiting = this.#waiting;
       this.#waiting = undefined;

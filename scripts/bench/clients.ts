@@ -19,7 +19,10 @@ interface McpClientLike {
 }
 type McpClientClass = new (command: string, args: string[], options: { timeoutMs: number }) => McpClientLike;
 const load = async (role: string) => ((await import(roleProgram(role))) as { McpClient: McpClientClass }).McpClient;
-const McpClients = { hand: await load("hand-written client"), "hand-before": await load("hand-written client before the speed-ups") };
+const McpClients = {
+  hand: await load("hand-written client"),
+  "hand-before": await load("hand-written client before the speed-ups"),
+};
 
 export interface BenchClient {
   /** Spawns the server and resolves with its `tools/list` answer (the raw echo: its first echoed line). */
@@ -32,7 +35,8 @@ export interface BenchClient {
 
 function firstText(result: { content: { type: string; text?: string }[]; isError?: boolean }): string {
   const text = result.content[0]?.text;
-  if (result.isError || typeof text !== "string") throw new Error(`echo failed: ${JSON.stringify(result).slice(0, 200)}`);
+  if (result.isError || typeof text !== "string")
+    throw new Error(`echo failed: ${JSON.stringify(result).slice(0, 200)}`);
   return text;
 }
 
@@ -49,7 +53,10 @@ class RawClient implements BenchClient {
   async start(): Promise<void> {
     this.#child = spawn(this.server.command, this.server.args);
     this.#child.stderr.resume();
-    this.#child.stdout.on("data", splitLines((line) => this.#waiting.shift()?.(line.toString("utf8", 0, line.length - 1))));
+    this.#child.stdout.on(
+      "data",
+      splitLines((line) => this.#waiting.shift()?.(line.toString("utf8", 0, line.length - 1))),
+    );
     await this.#request({ jsonrpc: "2.0", id: this.#nextId++, method: "tools/list" });
   }
 

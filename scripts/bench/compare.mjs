@@ -14,10 +14,16 @@ const FIGURES = [
 function compare(results, beforeId, afterId) {
   const [before, after] = [beforeId, afterId].map((id) => byId(results, id) ?? fail(`no pair ${id} in this run`));
   const rows = FIGURES.map(([label, field, format]) => [
-    label, format(of(before, field)), format(of(after, field)), times(ratio(results, afterId, beforeId, field)),
+    label,
+    format(of(before, field)),
+    format(of(after, field)),
+    times(ratio(results, afterId, beforeId, field)),
   ]);
   return [
-    machineLine(results), `before: ${before.label}`, `after: ${after.label}`, "",
+    machineLine(results),
+    `before: ${before.label}`,
+    `after: ${after.label}`,
+    "",
     table([["figure", "before", "after", "after ÷ before"], ...rows]),
     "Figures: medians over the rounds. after ÷ before: the median of the ratios taken inside each round.",
   ].join("\n");

@@ -52,7 +52,10 @@ async function throughput({ inflight, minCalls, minMs }: { inflight: number; min
   return { calls, ms: performance.now() - started };
 }
 
-/** Echoes of a big text (10 MB in a full run): the time of each, and how many came back different (sha256) or not at all. */
+/**
+ * Echoes of a big text (10 MB in a full run): the time of each, and how many came back different (sha256) or not at
+ * all.
+ */
 async function bigEchoes({ calls, bytes }: { calls: number; bytes: number }) {
   const sent = bigOfSize(bytes);
   const ms: number[] = [];

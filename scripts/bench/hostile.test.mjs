@@ -1,6 +1,6 @@
 // The HTTP programs of scripts/ keep serving whatever a client sends: a body that is no JSON (the floor and the least
-// bridge, which check nothing else), a request-target URL cannot parse, and the Host and Origin forms of chapter 24's rule
-// (the SDK rows and the conformance server, which check them). Each request goes on a raw socket, then a good one.
+// bridge, which check nothing else), a request-target URL cannot parse, and the Host and Origin forms of chapter 24's
+// rule (the SDK rows and the conformance server, which check them). Each request goes on a raw socket, then a good one.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -22,7 +22,10 @@ afterAll(async () => {
 
 /** Starts `args` under tsx and resolves with the port of the URL it prints as `listening on URL`. */
 async function start(...args) {
-  const child = spawn(process.execPath, ["--import", "tsx", ...args], { cwd: REPO_ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    cwd: REPO_ROOT,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   children.push(child);
   for await (const line of createInterface({ input: child.stderr })) {
     const port = /^listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(line)?.[1];
@@ -37,12 +40,34 @@ const raw = (port, head, body = "") =>
     const socket = connect(port, "127.0.0.1", () => socket.write(`${head}\r\nconnection: close\r\n\r\n${body}`));
     let answer = "";
     socket.setEncoding("utf8").on("data", (chunk) => (answer += chunk));
-    socket.on("error", () => {}).on("close", () => resolve({ status: Number(answer.slice(9, 12)) || 0, body: answer.slice(answer.indexOf("\r\n\r\n") + 4) }));
+    socket
+      .on("error", () => {})
+      .on("close", () =>
+        resolve({ status: Number(answer.slice(9, 12)) || 0, body: answer.slice(answer.indexOf("\r\n\r\n") + 4) }),
+      );
   });
-const ADD = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 40 }, _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} } } });
+const ADD = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: {
+    name: "add",
+    arguments: { a: 2, b: 40 },
+    _meta: {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": {},
+    },
+  },
+});
 const post = (port, body, ...headers) => {
   const modern = ["mcp-protocol-version: 2026-07-28", "mcp-method: tools/call", "mcp-name: add"];
-  const head = ["POST /mcp HTTP/1.1", "content-type: application/json", "accept: application/json, text/event-stream", ...modern, `content-length: ${Buffer.byteLength(body)}`];
+  const head = [
+    "POST /mcp HTTP/1.1",
+    "content-type: application/json",
+    "accept: application/json, text/event-stream",
+    ...modern,
+    `content-length: ${Buffer.byteLength(body)}`,
+  ];
   return raw(port, [...head, ...headers].join("\r\n"), body);
 };
 
@@ -61,8 +86,11 @@ describe.each(["floor", "least", "sdk", "everything"])("%s", (name) => {
   it("answers a body that is no JSON without ending, and still answers", async () => {
     const answer = await post(ports[name], '{"jsonrpc":', "host: localhost");
     expect(answer.status).toBe(400);
-    // The hand-written server behind the least bridge wants an initialize first: any JSON-RPC answer shows it still serves.
-    expect((await post(ports[name], ADD, "host: localhost")).body).toContain(name === "least" ? '"id":1' : '"text":"42"');
+    // The hand-written server behind the least bridge wants an initialize first: any JSON-RPC answer shows it still
+    // serves.
+    expect((await post(ports[name], ADD, "host: localhost")).body).toContain(
+      name === "least" ? '"id":1' : '"text":"42"',
+    );
   });
 });
 

@@ -1,5 +1,5 @@
-// The one client of every HTTP row: node's http module with a keep-alive Agent of at most 64 connections.
-// Not fetch: on Node 20 here, fetch spent several times this CPU per call (fetch-vs-http.mjs), CPU a server needs on 2 cores.
+// The one client of every HTTP row: node's http module with a keep-alive Agent of at most 64 connections. Not fetch: on
+// Node 20 here, fetch spent several times this CPU per call (fetch-vs-http.mjs), CPU a server needs on 2 cores.
 import { Agent, request, type IncomingHttpHeaders } from "node:http";
 
 /** How a row is spoken to: the floor's bare request, a 2025-11-25 session (the bridge), or 2026-07-28 requests. */
@@ -18,11 +18,18 @@ interface Reply {
   headers: IncomingHttpHeaders;
   body: string;
 }
-type Message = { id?: number; result?: { content?: { text?: string }[]; isError?: boolean }; error?: { message: string } };
+type Message = {
+  id?: number;
+  result?: { content?: { text?: string }[]; isError?: boolean };
+  error?: { message: string };
+};
 
 //#region requests
 // The modern envelope: everything the server needs rides in the request, so no initialize and no session come first.
-const MODERN_META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 
 export class HttpClient implements AddClient {
   readonly #agent = new Agent({ keepAlive: true, maxSockets: 64 });
@@ -32,16 +39,23 @@ export class HttpClient implements AddClient {
   /** Which process answered, for the servers that say so (the cluster's `x-served-by`), counted per name. */
   readonly servedBy: Record<string, number> = {};
 
-  constructor(url: string, readonly era: Era) {
+  constructor(
+    url: string,
+    readonly era: Era,
+  ) {
     this.#url = new URL(url);
   }
 
   async open(): Promise<void> {
     if (this.era !== "session") return;
     const clientInfo = { name: "learn-mcp-bench", version: "0.1.0" };
-    const init = await this.#post({ method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo } });
+    const init = await this.#post({
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo },
+    });
     this.#session = init.headers["mcp-session-id"] as string | undefined;
-    if (init.status !== 200 || this.#session === undefined) throw new Error(`initialize: HTTP ${init.status} ${init.body.slice(0, 200)}`);
+    if (init.status !== 200 || this.#session === undefined)
+      throw new Error(`initialize: HTTP ${init.status} ${init.body.slice(0, 200)}`);
     const initialized = await this.#post({ method: "notifications/initialized" }, false);
     if (initialized.status !== 202) throw new Error(`notifications/initialized: HTTP ${initialized.status}`);
   }
@@ -54,7 +68,8 @@ export class HttpClient implements AddClient {
     if (typeof served === "string") this.servedBy[served] = (this.servedBy[served] ?? 0) + 1;
     const message = answerTo(id, reply);
     const text = message.result?.content?.[0]?.text;
-    if (message.result?.isError || typeof text !== "string") throw new Error(`add: ${JSON.stringify(message).slice(0, 200)}`);
+    if (message.result?.isError || typeof text !== "string")
+      throw new Error(`add: ${JSON.stringify(message).slice(0, 200)}`);
     return text;
   }
 
@@ -79,7 +94,10 @@ export class HttpClient implements AddClient {
   }
 
   /** POSTs one message: a request (with the next id) unless `withId` is false. */
-  #post(message: { method: string; params?: { name?: string; [field: string]: unknown } }, withId = true): Promise<Reply> {
+  #post(
+    message: { method: string; params?: { name?: string; [field: string]: unknown } },
+    withId = true,
+  ): Promise<Reply> {
     const body = JSON.stringify({ jsonrpc: "2.0", ...(withId && { id: this.#nextId++ }), ...message });
     const headers = { ...this.#headers(message.method, message.params?.name), "content-type": "application/json" };
     return this.#send("POST", headers, body);
@@ -87,12 +105,25 @@ export class HttpClient implements AddClient {
 
   #send(method: string, headers: Record<string, string>, body: string): Promise<Reply> {
     const { hostname, port, pathname } = this.#url;
-    const options = { agent: this.#agent, hostname, port, path: pathname, method, headers: { ...headers, "content-length": Buffer.byteLength(body) } };
+    const options = {
+      agent: this.#agent,
+      hostname,
+      port,
+      path: pathname,
+      method,
+      headers: { ...headers, "content-length": Buffer.byteLength(body) },
+    };
     return new Promise((resolve, reject) => {
       const outgoing = request(options, (response) => {
         const chunks: Buffer[] = [];
         response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, body: Buffer.concat(chunks).toString("utf8") }));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode!,
+            headers: response.headers,
+            body: Buffer.concat(chunks).toString("utf8"),
+          }),
+        );
         response.on("error", reject);
       });
       outgoing.on("error", reject);
@@ -107,9 +138,14 @@ function answerTo(id: number, reply: Reply): Message {
   if (reply.status !== 200) throw new Error(`HTTP ${reply.status}: ${reply.body.slice(0, 200)}`);
   const sse = reply.headers["content-type"]?.startsWith("text/event-stream");
   const messages: Message[] = sse
-    ? reply.body.split("\n").filter((line) => line.startsWith("data:")).map((line) => JSON.parse(line.slice(5)))
+    ? reply.body
+        .split("\n")
+        .filter((line) => line.startsWith("data:"))
+        .map((line) => JSON.parse(line.slice(5)))
     : [JSON.parse(reply.body)];
-  const answer = messages.find((message) => message.id === id && (message.result !== undefined || message.error !== undefined));
+  const answer = messages.find(
+    (message) => message.id === id && (message.result !== undefined || message.error !== undefined),
+  );
   if (answer === undefined) throw new Error(`no answer to request ${id} in: ${reply.body.slice(0, 200)}`);
   if (answer.error) throw new Error(`add: ${answer.error.message}`);
   return answer;

@@ -16,7 +16,9 @@ let client: AddClient | undefined;
 let answered = 0;
 
 //#region start
-/** Starts an HTTP server and resolves with the URL it prints; its other stderr lines are kept for a failure's message. */
+/**
+ * Starts an HTTP server and resolves with the URL it prints; its other stderr lines are kept for a failure's message.
+ */
 async function listen(command: string[]): Promise<string> {
   server = spawn(command[0]!, command.slice(1), { stdio: ["ignore", "ignore", "pipe"] });
   const said: string[] = [];
@@ -25,7 +27,9 @@ async function listen(command: string[]): Promise<string> {
       if (line.startsWith("listening on ")) resolve(line.slice("listening on ".length));
       else said.push(line);
     });
-    server!.on("exit", (code, signal) => reject(new Error(`the server exited (${signal ?? code}): ${said.slice(-5).join(" | ")}`)));
+    server!.on("exit", (code, signal) =>
+      reject(new Error(`the server exited (${signal ?? code}): ${said.slice(-5).join(" | ")}`)),
+    );
   });
 }
 
@@ -80,7 +84,10 @@ async function throughput({ inflight, minCalls, minMs }: { inflight: number; min
   };
   await Promise.all(Array.from({ length: inflight }, caller));
   const ms = performance.now() - started;
-  const servedBy = Object.entries(client instanceof HttpClient ? client.servedBy : {}).map(([name, count]) => [name, count - (servedBefore[name] ?? 0)]);
+  const servedBy = Object.entries(client instanceof HttpClient ? client.servedBy : {}).map(([name, count]) => [
+    name,
+    count - (servedBefore[name] ?? 0),
+  ]);
   return { calls, ms, answered, servedBy: Object.fromEntries(servedBy.sort()) };
 }
 //#endregion

@@ -1,5 +1,5 @@
-// The HTTP floor: node's http module answering a JSON-RPC `tools/call` of `add` with the JSON the hand-written
-// server sends, and no MCP code: no checks, no sessions, no schema. `http-floor.ts [--wrong]` (41: proves the bench checks).
+// The HTTP floor: node's http module answering a JSON-RPC `tools/call` of `add` with the JSON the hand-written server
+// sends, and no MCP code: no checks, no sessions, no schema. `http-floor.ts [--wrong]` (41: proves the bench checks).
 import { createServer } from "node:http";
 
 const off = process.argv.includes("--wrong") ? -1 : 0;
@@ -23,7 +23,9 @@ const http = createServer((request, response) => {
 });
 //#endregion
 
-http.listen(0, "127.0.0.1", () => console.error(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`));
+http.listen(0, "127.0.0.1", () =>
+  console.error(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`),
+);
 process.once("SIGTERM", () => {
   http.close();
   http.closeAllConnections();

@@ -1,7 +1,8 @@
 // The least a bridge can do, for comparison: `http-least-bridge.ts -- <stdio server command…>` starts one stdio server,
-// writes each POSTed body to it and each line it writes back to the POST whose id it answers. No checks, no sessions, no
-// bounds, no streams, no care for a bad peer beyond a 400 for a body that is no JSON: what this row costs, any Streamable
-// HTTP bridge in front of a stdio server costs in node; what the tutorial's bridge costs beyond it is what its lesson adds.
+// writes each POSTed body to it and each line it writes back to the POST whose id it answers. No checks, no sessions,
+// no bounds, no streams, no care for a bad peer beyond a 400 for a body that is no JSON: what this row costs, any
+// Streamable HTTP bridge in front of a stdio server costs in node; what the tutorial's bridge costs beyond it is what
+// its lesson adds.
 import { spawn } from "node:child_process";
 import { createServer, type ServerResponse } from "node:http";
 
@@ -39,7 +40,9 @@ const http = createServer((request, response) => {
     child.stdin.write(Buffer.concat([body, NEWLINE]));
   });
 });
-http.listen(0, "127.0.0.1", () => console.error(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`));
+http.listen(0, "127.0.0.1", () =>
+  console.error(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`),
+);
 
 // The server ends when its stdin does; this process then has nothing left to wait for.
 process.once("SIGTERM", () => {

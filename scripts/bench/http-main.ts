@@ -27,7 +27,9 @@ export interface HttpOptions {
   json?: string;
   pairs?: string;
   label: string;
-  /** A folder for the servers' CPU profiles (`node --cpu-prof`); the figures of such a run include the profiler's cost. */
+  /**
+   * A folder for the servers' CPU profiles (`node --cpu-prof`); the figures of such a run include the profiler's cost.
+   */
   profile?: string;
 }
 
@@ -43,7 +45,8 @@ async function phases(driver: Driver, row: HttpRow, settings: Settings, procs: P
     await driver.ask({ op: "throughput", inflight: settings.inflight, minCalls: settings.warmCalls, minMs: 0 });
     await driver.ask({ op: "latency", calls: settings.warmCalls / 2 });
   }
-  // CPU is read around both measured phases: with one call in flight nothing overlaps, so it shows where a call's time goes.
+  // CPU is read around both measured phases: with one call in flight nothing overlaps, so it shows where a call's time
+  // goes.
   const cpu = () => [cpuMicros(pid), serverCpu(procs)] as const;
   const beforeOne = cpu();
   const { p50Us, p99Us } = await driver.ask({ op: "latency", calls: settings.latencyCalls });
@@ -53,17 +56,27 @@ async function phases(driver: Driver, row: HttpRow, settings: Settings, procs: P
   const perCall = (micros: number, count: number) => (count > 0 ? micros / count : null);
   const one = settings.latencyCalls;
   return {
-    p50Us, p99Us, oneClientCpuUs: perCall(afterOne[0] - beforeOne[0], one), oneServerCpuUs: perCall(afterOne[1] - beforeOne[1], one),
-    callsPerSec: (calls * 1000) / ms, clientCpuUs: perCall(after[0] - before[0], calls), serverCpuUs: perCall(after[1] - before[1], calls),
-    answered, servedBy,
+    p50Us,
+    p99Us,
+    oneClientCpuUs: perCall(afterOne[0] - beforeOne[0], one),
+    oneServerCpuUs: perCall(afterOne[1] - beforeOne[1], one),
+    callsPerSec: (calls * 1000) / ms,
+    clientCpuUs: perCall(after[0] - before[0], calls),
+    serverCpuUs: perCall(after[1] - before[1], calls),
+    answered,
+    servedBy,
   };
 }
 
-/** One row with a fresh server; whatever happens it is stopped, and a process still there 5 s later is killed and named. */
+/**
+ * One row with a fresh server; whatever happens it is stopped, and a process still there 5 s later is killed and named.
+ */
 async function measure(row: HttpRow, driver: Driver, settings: Settings) {
   const procs: Proc[] = [];
   const load = Number(os.loadavg()[0].toFixed(2)); // the neighbours' share of the machine as this row began
-  const result = await phases(driver, row, settings, procs).catch((error: Error) => ({ error: error.message.slice(0, 300) }));
+  const result = await phases(driver, row, settings, procs).catch((error: Error) => ({
+    error: error.message.slice(0, 300),
+  }));
   await driver.ask({ op: "stop" }).catch(() => undefined);
   for (let waited = 0; waited < 5000 && stillRunning(procs).length > 0; waited += 50) await sleep(50);
   const leftovers = stillRunning(procs).map((proc) => proc.pid);
@@ -87,11 +100,15 @@ export async function benchHttp(options: HttpOptions): Promise<void> {
   const profile = options.profile === undefined ? undefined : path.resolve(options.profile);
   const settings: Settings = { ...(options.smoke ? SMOKE : FULL), ...(profile && { profile }) };
   const known = [...HTTP_ROWS, WRONG_ROW];
-  const rows = options.pairs?.split(",").map((id) => known.find((row) => row.id === id) ?? fail(`unknown HTTP row ${id}`)) ?? HTTP_ROWS;
+  const rows =
+    options.pairs?.split(",").map((id) => known.find((row) => row.id === id) ?? fail(`unknown HTTP row ${id}`)) ??
+    HTTP_ROWS;
   const folder = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-bench-http-"));
   process.on("exit", () => rmSync(folder, { recursive: true, force: true }));
   const results = {
-    label: options.label, machine: machine(), settings: { ...settings, rounds: options.rounds, smoke: options.smoke },
+    label: options.label,
+    machine: machine(),
+    settings: { ...settings, rounds: options.rounds, smoke: options.smoke },
     rows: rows.map(({ id, label, via }) => ({ id, label, via, rounds: [] as object[] })),
   };
   const shared = options.smoke ? await Driver.start("HTTP rows", [driverFile, folder]) : undefined;

@@ -9,31 +9,47 @@ export interface HttpRow {
   label: string;
   /** How the client speaks to the server; "pipe" is the stdio hop, without HTTP. */
   via: Era | "pipe";
-  /** The command that starts the server, `node` taking `flags` (--cpu-prof); an HTTP server prints `listening on URL`. */
+  /**
+   * The command that starts the server, `node` taking `flags` (--cpu-prof); an HTTP server prints `listening on URL`.
+   */
   command(folder: string, flags: string[]): string[];
 }
 
 const tsxLoader = import.meta.resolve("tsx");
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const node = (flags: string[], file: string, ...args: string[]) => [process.execPath, ...flags, "--import", tsxLoader, file, ...args];
+const node = (flags: string[], file: string, ...args: string[]) => [
+  process.execPath,
+  ...flags,
+  "--import",
+  tsxLoader,
+  file,
+  ...args,
+];
 const handServer = (folder: string, flags: string[]) => node(flags, roleProgram("hand-written server"), folder);
 // Cluster workers start with the primary's node flags, so a profile covers them too.
 const workers = (count: number): HttpRow => ({
   id: `workers-${count}`,
   label: `SDK in cluster workers, ${count}`,
   via: "modern",
-  command: (_, flags) => node(flags, roleProgram("SDK server over HTTP, in workers"), "--port", "0", "--workers", String(count)),
+  command: (_, flags) =>
+    node(flags, roleProgram("SDK server over HTTP, in workers"), "--port", "0", "--workers", String(count)),
 });
 
 //#region rows
 export const HTTP_ROWS: HttpRow[] = [
   { id: "stdio", label: "stdio hop: pipe to hand-written server", via: "pipe", command: handServer },
-  { id: "floor", label: "floor: node:http, no MCP", via: "floor", command: (_, flags) => node(flags, here("./http-floor.ts")) },
+  {
+    id: "floor",
+    label: "floor: node:http, no MCP",
+    via: "floor",
+    command: (_, flags) => node(flags, here("./http-floor.ts")),
+  },
   {
     id: "bridge",
     label: "bridge → hand-written server",
     via: "session",
-    command: (folder, flags) => node(flags, roleProgram("Streamable HTTP bridge"), "--port", "0", "--", ...handServer(folder, flags)),
+    command: (folder, flags) =>
+      node(flags, roleProgram("Streamable HTTP bridge"), "--port", "0", "--", ...handServer(folder, flags)),
   },
   {
     id: "least-bridge",
@@ -41,8 +57,18 @@ export const HTTP_ROWS: HttpRow[] = [
     via: "session",
     command: (folder, flags) => node(flags, here("./http-least-bridge.ts"), "--", ...handServer(folder, flags)),
   },
-  { id: "sdk-json", label: "SDK createMcpHandler, json", via: "modern", command: (_, flags) => node(flags, here("./http-sdk.ts"), "json") },
-  { id: "sdk-sse", label: "SDK createMcpHandler, sse", via: "modern", command: (_, flags) => node(flags, here("./http-sdk.ts"), "sse") },
+  {
+    id: "sdk-json",
+    label: "SDK createMcpHandler, json",
+    via: "modern",
+    command: (_, flags) => node(flags, here("./http-sdk.ts"), "json"),
+  },
+  {
+    id: "sdk-sse",
+    label: "SDK createMcpHandler, sse",
+    via: "modern",
+    command: (_, flags) => node(flags, here("./http-sdk.ts"), "sse"),
+  },
   workers(1),
   workers(2),
   workers(4),

@@ -1,6 +1,13 @@
 // The SDK rows' server: the tutorial's McpServer factory behind createMcpHandler and toNodeHandler, behind step 24's
-// local-only check and bounds, in the response mode asked for. `http-sdk.ts json|sse`; prints `listening on URL` on stderr.
-import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from "node:http";
+// local-only check and bounds, in the response mode asked for. `http-sdk.ts json|sse`; prints `listening on URL` on
+// stderr.
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerOptions,
+  type ServerResponse,
+} from "node:http";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
@@ -11,9 +18,13 @@ import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 // local-only.ts and limits.ts are found beside that server, so that these rows pay for the same checks.
 const server24 = roleProgram("SDK server over HTTP");
 interface NodeAdapter {
-  toNodeHandler(handler: { fetch(request: Request): Promise<Response> }): (request: IncomingMessage, response: ServerResponse) => Promise<void>;
+  toNodeHandler(handler: {
+    fetch(request: Request): Promise<Response>;
+  }): (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 }
-const adapterFile = createRequire(server24).resolve("@modelcontextprotocol/node").replace(/\.cjs$/, ".mjs");
+const adapterFile = createRequire(server24)
+  .resolve("@modelcontextprotocol/node")
+  .replace(/\.cjs$/, ".mjs");
 const { toNodeHandler } = (await import(pathToFileURL(adapterFile).href)) as NodeAdapter;
 type Refusal = { status: number; message: string } | undefined;
 interface Limits {
@@ -22,7 +33,9 @@ interface Limits {
   BodyBudget: new () => { admit(request: IncomingMessage, response: ServerResponse): Refusal };
 }
 const beside = (file: string) => new URL(file, pathToFileURL(server24)).href;
-const { checkLocal } = (await import(beside("./local-only.ts"))) as { checkLocal: (request: IncomingMessage) => Refusal };
+const { checkLocal } = (await import(beside("./local-only.ts"))) as {
+  checkLocal: (request: IncomingMessage) => Refusal;
+};
 const { BodyBudget, boundConnections, TIMEOUTS } = (await import(beside("./limits.ts"))) as Limits;
 
 const responseMode = process.argv[2];
@@ -30,18 +43,32 @@ if (responseMode !== "json" && responseMode !== "sse") {
   console.error("usage: http-sdk.ts json|sse");
   process.exit(64);
 }
-const factory = (await import(roleProgram("SDK server over HTTP, its McpServer factory"))) as { createServer: () => McpServer };
+const factory = (await import(roleProgram("SDK server over HTTP, its McpServer factory"))) as {
+  createServer: () => McpServer;
+};
 
 //#region serve
 // As step 24 serves it, but with the response mode fixed: "json" never streams, "sse" always does.
-const handler = createMcpHandler(factory.createServer, { responseMode, onerror: (error) => console.error(`[sdk] ${error.message}`) });
+const handler = createMcpHandler(factory.createServer, {
+  responseMode,
+  onerror: (error) => console.error(`[sdk] ${error.message}`),
+});
 const mcp = toNodeHandler(handler);
 const bodies = new BodyBudget();
 function refuse(response: ServerResponse, status: number, message: string): void {
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
+  response
+    .writeHead(status, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      connection: "close",
+    })
+    .end(body);
 }
-const pathOf = (target = "/") => (/^\/(?!\/)/.test(target) && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
+const pathOf = (target = "/") =>
+  /^\/(?!\/)/.test(target) && URL.canParse(target, "http://localhost")
+    ? new URL(target, "http://localhost").pathname
+    : undefined;
 function fail(response: ServerResponse, error: Error): void {
   console.error(`[sdk] request failed: ${error.message}`);
   if (response.headersSent) response.destroy();
@@ -64,7 +91,9 @@ const http = createHttpServer(TIMEOUTS, (request, response) => {
 boundConnections(http);
 //#endregion
 
-http.listen(0, "127.0.0.1", () => console.error(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`));
+http.listen(0, "127.0.0.1", () =>
+  console.error(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`),
+);
 process.once("SIGTERM", () => {
   void handler.close().then(() => {
     http.close();

@@ -32,7 +32,15 @@ if (!canReadProc()) {
 
 //#region settings
 // Long enough for /proc's 10 ms CPU tick: 2 s of 64 calls in flight per pair and round is 100+ ticks per process.
-const FULL = { latencyCalls: 5000, inflight: 64, minCalls: 20_000, minMs: 2000, bigCalls: 3, bigBytes: 10_000_000, warmCalls: 5000 };
+const FULL = {
+  latencyCalls: 5000,
+  inflight: 64,
+  minCalls: 20_000,
+  minMs: 2000,
+  bigCalls: 3,
+  bigBytes: 10_000_000,
+  warmCalls: 5000,
+};
 // 1 MB still crosses a pipe in about sixteen 64 KiB chunks, which is where a careless decoder breaks a character.
 const SMOKE = { latencyCalls: 5, inflight: 1, minCalls: 0, minMs: 0, bigCalls: 1, bigBytes: 1_000_000, warmCalls: 0 };
 const settings = values.smoke ? SMOKE : FULL;
@@ -40,7 +48,9 @@ const rounds = values.smoke ? 1 : Number(values.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) fail(`--rounds must be a whole number above 0, not ${values.rounds}`);
 const known = [...PAIRS, NAIVE_PAIR];
 // With --http, --pairs names HTTP rows, which http-main.ts looks up.
-const pairs = values.http ? [] : values.pairs?.split(",").map((id) => known.find((pair) => pair.id === id) ?? fail(`unknown pair ${id}`)) ?? PAIRS;
+const pairs = values.http
+  ? []
+  : (values.pairs?.split(",").map((id) => known.find((pair) => pair.id === id) ?? fail(`unknown pair ${id}`)) ?? PAIRS);
 //#endregion
 
 function fail(message: string): never {
@@ -70,10 +80,18 @@ async function measure(pair: Pair, folder: string) {
     const big = await driver.ask({ op: "big", calls: settings.bigCalls, bytes: settings.bigBytes });
     const perCall = (micros: number) => (calls > 0 ? micros / calls : null);
     return {
-      coldMs, p50Us, p99Us, callsPerSec: calls > 0 ? (calls * 1000) / ms : null,
-      clientCpuUs: perCall(clientCpu), serverCpuUs: perCall(serverCpu),
-      bigMs: big.ms.length > 0 ? median(big.ms) : null, bigCalls: settings.bigCalls,
-      corrupted: big.corrupted, replaced: big.replaced, failed: big.failed, ...(big.error && { error: big.error }),
+      coldMs,
+      p50Us,
+      p99Us,
+      callsPerSec: calls > 0 ? (calls * 1000) / ms : null,
+      clientCpuUs: perCall(clientCpu),
+      serverCpuUs: perCall(serverCpu),
+      bigMs: big.ms.length > 0 ? median(big.ms) : null,
+      bigCalls: settings.bigCalls,
+      corrupted: big.corrupted,
+      replaced: big.replaced,
+      failed: big.failed,
+      ...(big.error && { error: big.error }),
     };
   } finally {
     await driver.close();
@@ -86,7 +104,9 @@ async function main() {
   const folder = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-bench-"));
   process.on("exit", () => rmSync(folder, { recursive: true, force: true }));
   const results = {
-    label: values.label, machine: machine(), settings: { ...settings, rounds, smoke: values.smoke },
+    label: values.label,
+    machine: machine(),
+    settings: { ...settings, rounds, smoke: values.smoke },
     pairs: pairs.map((pair) => ({ ...pair, rounds: [] as object[] })),
   };
   for (let round = 0; round < rounds; round++) {

@@ -26,11 +26,12 @@ let nextId = 1;
 const queued = [];
 const answerAll = () => queued.splice(0).forEach((id) => store.take(id).resolve(id));
 // A request is a promise whose resolver waits in the store; answers come back a turn later, in a batch, as from a pipe.
-const request = () => new Promise((resolve) => {
-  const id = nextId++;
-  store.add(id, { resolve, note: `request ${id}` });
-  if (queued.push(id) === 1) setImmediate(answerAll);
-});
+const request = () =>
+  new Promise((resolve) => {
+    const id = nextId++;
+    store.add(id, { resolve, note: `request ${id}` });
+    if (queued.push(id) === 1) setImmediate(answerAll);
+  });
 
 // A 10 MB message sets a full GC off too, and V8 starts some on its own while the heap grows.
 globalThis.gc();

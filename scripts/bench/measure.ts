@@ -53,8 +53,12 @@ export const sha256 = (text: string) => createHash("sha256").update(text, "utf8"
 export function machine() {
   const cpuinfo = os.cpus();
   return {
-    cpu: cpuinfo[0]?.model.trim() ?? "unknown", cores: os.availableParallelism(), node: process.version,
-    os: `${os.type()} ${os.release()}`, clockTicks: CLOCK_TICKS, date: new Date().toISOString().slice(0, 10),
+    cpu: cpuinfo[0]?.model.trim() ?? "unknown",
+    cores: os.availableParallelism(),
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    clockTicks: CLOCK_TICKS,
+    date: new Date().toISOString().slice(0, 10),
     loadAverage: Number(os.loadavg()[0].toFixed(2)),
   };
 }

@@ -24,7 +24,12 @@ export const PAIRS: Pair[] = [
   { id: "raw", label: "raw pipe echo", client: "raw", server: "raw" },
   { id: "raw-batched", label: "raw pipe echo, batched", client: "raw-batched", server: "raw-batched" },
   // Chapter 09's three changes, measured in the same run as the code without them.
-  { id: "hand-before", label: "hand client ↔ hand server, before chapter 09", client: "hand-before", server: "hand-before" },
+  {
+    id: "hand-before",
+    label: "hand client ↔ hand server, before chapter 09",
+    client: "hand-before",
+    server: "hand-before",
+  },
   { id: "hand", label: "hand client ↔ hand server", client: "hand", server: "hand" },
   { id: "sdk", label: "SDK client ↔ SDK server", client: "sdk", server: "sdk" },
   { id: "hand-sdk", label: "hand client ↔ SDK server", client: "hand", server: "sdk" },
@@ -40,7 +45,8 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 
 /** How to start `kind` serving `folder` (the raw echoes ignore the folder but take it all the same). */
 export function serverSpec(kind: ServerKind, folder: string): ServerSpec {
-  const start = (file: string, ...extra: string[]) => [process.execPath, ["--import", tsxLoader, file, folder, ...extra]] as const;
+  const start = (file: string, ...extra: string[]) =>
+    [process.execPath, ["--import", tsxLoader, file, folder, ...extra]] as const;
   const [command, args] = {
     raw: start(here("./raw-echo.ts")),
     "raw-batched": start(here("./raw-echo.ts"), "--batched"),

@@ -24,14 +24,18 @@ export class PipeClient implements AddClient {
     this.#child.stderr.resume();
     // A server that dies fails every call still waiting, instead of leaving the bench hanging.
     this.#child.on("close", (code, signal) => {
-      for (const [id, answer] of this.#waiting) answer({ id, error: { message: `the server exited (${signal ?? code})` } });
+      for (const [id, answer] of this.#waiting)
+        answer({ id, error: { message: `the server exited (${signal ?? code})` } });
       this.#waiting.clear();
     });
-    this.#child.stdout.on("data", splitLines((line) => {
-      const message = JSON.parse(line.toString("utf8")) as Message;
-      this.#waiting.get(message.id)?.(message);
-      this.#waiting.delete(message.id);
-    }));
+    this.#child.stdout.on(
+      "data",
+      splitLines((line) => {
+        const message = JSON.parse(line.toString("utf8")) as Message;
+        this.#waiting.get(message.id)?.(message);
+        this.#waiting.delete(message.id);
+      }),
+    );
     const clientInfo = { name: "learn-mcp-bench", version: "0.1.0" };
     await this.#request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo });
     this.#child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" })}\n`);
@@ -47,7 +51,9 @@ export class PipeClient implements AddClient {
   #request(method: string, params: object): Promise<Message> {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
-      this.#waiting.set(id, (message) => (message.error ? reject(new Error(`${method}: ${message.error.message}`)) : resolve(message)));
+      this.#waiting.set(id, (message) =>
+        message.error ? reject(new Error(`${method}: ${message.error.message}`)) : resolve(message),
+      );
       this.#child!.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
     });
   }

@@ -6,7 +6,9 @@ import { processTree } from "../../steps/runner/shared/processes.mjs";
 
 export interface Proc {
   pid: number;
-  /** The executable's name: "node", or "esbuild" for the service tsx starts when it compiles a file it has not cached. */
+  /**
+   * The executable's name: "node", or "esbuild" for the service tsx starts when it compiles a file it has not cached.
+   */
   name: string;
   /** Field 22 of /proc/<pid>/stat: when the process started, in clock ticks after boot. */
   start: string;
@@ -31,7 +33,12 @@ function readProc(pid: number): (Proc & { state: string }) | undefined {
   }
   // The name sits in parentheses and may itself hold ") ": the other fields are read after the last ")".
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const proc = { pid, name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), start: fields[19]!, state: fields[0]! };
+  const proc = {
+    pid,
+    name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+    start: fields[19]!,
+    state: fields[0]!,
+  };
   return proc.state === "Z" ? undefined : proc;
 }
 

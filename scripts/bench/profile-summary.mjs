@@ -19,8 +19,10 @@ function partOf({ url, functionName }) {
   if (url.startsWith("node:internal/modules") || url.startsWith("node:internal/bootstrap")) return "loading (node)";
   if (/^node:(_http|internal\/http)/.test(url)) return "node: http";
   // The web-standard objects a fetch-style handler works with: Request, Response, their streams, AbortSignal.
-  if (/^node:internal\/(deps\/undici|webstreams|abort_controller|event_target|worker\/js_transferable)/.test(url)) return "node: Request, Response, AbortSignal";
-  if (/^node:(net|stream|internal\/stream|internal\/streams|child_process|internal\/child_process)/.test(url)) return "node: net, pipes, streams";
+  if (/^node:internal\/(deps\/undici|webstreams|abort_controller|event_target|worker\/js_transferable)/.test(url))
+    return "node: Request, Response, AbortSignal";
+  if (/^node:(net|stream|internal\/stream|internal\/streams|child_process|internal\/child_process)/.test(url))
+    return "node: net, pipes, streams";
   if (url.startsWith("node:")) return "node: other";
   if (url) return `own code (${path.basename(path.dirname(url))}/)`;
   return functionName.startsWith("(") ? functionName : `native ${functionName}`;
@@ -39,4 +41,5 @@ profile.samples.forEach((id, i) => {
 const unit = calls > 0 ? "µs per call" : "ms";
 const show = (micros) => (calls > 0 ? (micros / calls).toFixed(1) : (micros / 1000).toFixed(0));
 console.log(`${path.basename(file)}: ${show(busy)} ${unit} sampled, start-up and idle left out`);
-for (const [part, micros] of [...parts].sort((a, b) => b[1] - a[1]).slice(0, 14)) console.log(`${show(micros).padStart(9)}  ${part}`);
+for (const [part, micros] of [...parts].sort((a, b) => b[1] - a[1]).slice(0, 14))
+  console.log(`${show(micros).padStart(9)}  ${part}`);

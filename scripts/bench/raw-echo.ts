@@ -6,7 +6,10 @@ import { splitLines } from "./lines.ts";
 //#region framed
 // The floor the targets use: each line is written back the moment it is framed, one write per line.
 function echoFramed(): void {
-  process.stdin.on("data", splitLines((line) => process.stdout.write(line)));
+  process.stdin.on(
+    "data",
+    splitLines((line) => process.stdout.write(line)),
+  );
 }
 
 // The floor for batching code: the lines one chunk completes are corked, then leave in one write.

@@ -7,7 +7,10 @@ import { renderHttp } from "./render-http.mjs";
 const committed = () => JSON.parse(readFileSync(new URL("./http-results.json", import.meta.url), "utf8"));
 const LEAST = "least bridge p50 ÷ the same";
 // The label's lines: first in the table of targets, then in the table of rounds.
-const leastLines = (results) => renderHttp(results).split("\n").filter((line) => line.startsWith(`${LEAST}  `));
+const leastLines = (results) =>
+  renderHttp(results)
+    .split("\n")
+    .filter((line) => line.startsWith(`${LEAST}  `));
 
 describe("renderHttp", () => {
   it("judges the least bridge against the bridge's target, on the unrounded median", () => {

@@ -22,17 +22,34 @@ const bigIntact = (pair) => {
 /** Left-aligns the first column and right-aligns the others, two spaces apart. */
 export function table(rows) {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => String(row[column]).length)));
-  const line = (row) => row.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i])));
+  const line = (row) =>
+    row.map((cell, i) => (i === 0 ? String(cell).padEnd(widths[i]) : String(cell).padStart(widths[i])));
   return rows.map((row) => line(row).join("  ").trimEnd()).join("\n");
 }
 
 //#region pairs-table
 function pairsTable(results) {
-  const header = ["pair", "start ms", "p50 µs", "p99 µs", "calls/s", "client µs/call", "server µs/call", "10 MB ms", "intact"];
+  const header = [
+    "pair",
+    "start ms",
+    "p50 µs",
+    "p99 µs",
+    "calls/s",
+    "client µs/call",
+    "server µs/call",
+    "10 MB ms",
+    "intact",
+  ];
   const rows = results.pairs.map((pair) => [
-    pair.label, fixed(of(pair, "coldMs"), 0), fixed(of(pair, "p50Us"), 1), fixed(of(pair, "p99Us"), 1),
-    grouped(of(pair, "callsPerSec")), fixed(of(pair, "clientCpuUs"), 2), fixed(of(pair, "serverCpuUs"), 2),
-    fixed(of(pair, "bigMs"), 0), bigIntact(pair),
+    pair.label,
+    fixed(of(pair, "coldMs"), 0),
+    fixed(of(pair, "p50Us"), 1),
+    fixed(of(pair, "p99Us"), 1),
+    grouped(of(pair, "callsPerSec")),
+    fixed(of(pair, "clientCpuUs"), 2),
+    fixed(of(pair, "serverCpuUs"), 2),
+    fixed(of(pair, "bigMs"), 0),
+    bigIntact(pair),
   ]);
   return table([header, ...rows]);
 }
@@ -54,7 +71,12 @@ function targets(results) {
     ["client CPU per call ÷ SDK pair's", ratio(results, "hand", "sdk", "clientCpuUs"), "≤ 0.25×", at(0.25)],
     ["server CPU per call ÷ SDK pair's", ratio(results, "hand", "sdk", "serverCpuUs"), "≤ 0.25×", at(0.25)],
     ["round trip p50 ÷ raw pipe's", ratio(results, "hand", "raw", "p50Us"), "≤ 1.5×", at(1.5)],
-    ["10 MB echo: SDK pair's time ÷ this one's", ratio(results, "sdk", "hand", "bigMs"), "≥ 2×", (v) => v !== null && v >= 2],
+    [
+      "10 MB echo: SDK pair's time ÷ this one's",
+      ratio(results, "sdk", "hand", "bigMs"),
+      "≥ 2×",
+      (v) => v !== null && v >= 2,
+    ],
   ];
 }
 
@@ -64,14 +86,25 @@ function targetsTable(results) {
   const verdicts = targets(results).map(([what, value, target, met]) => [what, times(value), target, met(value)]);
   const hand = byId(results, "hand");
   const intact = hand ? bigIntact(hand) : "-";
-  verdicts.push(["10 MB text intact in every call", intact, "all", hand !== undefined && intact.split("/")[0] === intact.split("/")[1]]);
+  verdicts.push([
+    "10 MB text intact in every call",
+    intact,
+    "all",
+    hand !== undefined && intact.split("/")[0] === intact.split("/")[1],
+  ]);
   const met = verdicts.filter((row) => row[3]).length;
   const rows = verdicts.map(([what, value, target, ok]) => [what, value, target, ok ? "met" : "MISSED"]);
   // No target: the batched echo writes the way the hand-written code does, so this is what JSON and MCP cost.
   const floor = ["clientCpuUs", "serverCpuUs"].map((field) => [
-    `${field.startsWith("client") ? "client" : "server"} CPU per call ÷ batched echo's`, times(ratio(results, "hand", "raw-batched", field)), "none", "-",
+    `${field.startsWith("client") ? "client" : "server"} CPU per call ÷ batched echo's`,
+    times(ratio(results, "hand", "raw-batched", field)),
+    "none",
+    "-",
   ]);
-  return `${table([["hand-written pair", "ratio", "target", "verdict"], ...rows, ...floor])}\n${met} of ${rows.length} targets met.`;
+  return (
+    `${table([["hand-written pair", "ratio", "target", "verdict"], ...rows, ...floor])}\n${met} ` +
+    `of ${rows.length} targets met.`
+  );
 }
 //#endregion
 
@@ -83,14 +116,19 @@ export function integrityProblems(results) {
       if (bad === 0) return [];
       const why = round.error ? `: ${round.error}` : "";
       const broken = round.replaced ? ` (${round.replaced} characters came back as U+FFFD)` : "";
-      return [`${pair.label}, round ${i + 1}: ${round.corrupted} corrupted${broken}, ${round.failed} failed of ${round.bigCalls}${why}`];
+      return [
+        `${pair.label}, round ${i + 1}: ${round.corrupted} corrupted${broken}, ` +
+          `${round.failed} failed of ${round.bigCalls}${why}`,
+      ];
     }),
   );
 }
 
 export function machineLine({ label, machine, settings }) {
   const { cpu, cores, node, os, date, loadAverage } = machine;
-  const run = `${cpu}, ${cores} cores, Node ${node}, ${os}; ${date}; ${settings.rounds} rounds; 1-minute load ${loadAverage} at the start.`;
+  const run =
+    `${cpu}, ${cores} cores, Node ${node}, ${os}; ${date}; ` +
+    `${settings.rounds} rounds; 1-minute load ${loadAverage} at the start.`;
   return label ? `${label}: ${run}` : run;
 }
 
@@ -108,7 +146,16 @@ export function render(results) {
     "calls/s and µs/call: 64 calls in flight; CPU is user + system time of that process, per call.",
     "10 MB: one echo of a 10,000,000-byte UTF-8 text; intact: calls whose sha256 matched what was sent.",
   ];
-  return [machineLine(results), "", pairsTable(results), "", ...legend, "", targetsTable(results), ...integrityProblems(results)].join("\n");
+  return [
+    machineLine(results),
+    "",
+    pairsTable(results),
+    "",
+    ...legend,
+    "",
+    targetsTable(results),
+    ...integrityProblems(results),
+  ].join("\n");
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -6,7 +6,15 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { runChecks } from "../exercises/check-step.mjs";
 import { planAndCompare } from "../exercises/compare.mjs";
-import { entryProblems, inputsDigest, nodeMajor, readRecord, RECORD, testsReach, writeRecord } from "../exercises/record.mjs";
+import {
+  entryProblems,
+  inputsDigest,
+  nodeMajor,
+  readRecord,
+  RECORD,
+  testsReach,
+  writeRecord,
+} from "../exercises/record.mjs";
 import { startSession } from "../exercises/session.mjs";
 import { strays } from "../exercises/vitest-run.mjs";
 import { findStep, listSteps, previousStep } from "../../steps/runner/shared/repo.mjs";
@@ -16,7 +24,8 @@ import { findStep, listSteps, previousStep } from "../../steps/runner/shared/rep
 // with two runs at once, 51 s with three and 47 s with four (means of three): three leaves the load lower.
 const DEFAULTS = { jobs: 3, testTimeout: 10_000 };
 const USAGE =
-  "usage: check-exercises.mjs [--all | --step N] [--jobs N] [--test-timeout MS] [--record FILE] [--gaps FILE] [--verbose]";
+  "usage: check-exercises.mjs [--all | --step N] [--jobs N] " +
+  "[--test-timeout MS] [--record FILE] [--gaps FILE] [--verbose]";
 
 function options() {
   const spec = {
@@ -31,7 +40,8 @@ function options() {
   try {
     const { values } = parseArgs({ options: spec });
     const numbers = [Number(values.jobs), Number(values["test-timeout"])];
-    if (numbers.some((n) => !Number.isInteger(n) || n < 1)) throw new Error("--jobs and --test-timeout take whole numbers");
+    if (numbers.some((n) => !Number.isInteger(n) || n < 1))
+      throw new Error("--jobs and --test-timeout take whole numbers");
     return { ...values, jobs: numbers[0], testTimeout: numbers[1] };
   } catch (error) {
     console.error(`check:exercises: ${error.message}\n${USAGE}`);
@@ -39,7 +49,9 @@ function options() {
   }
 }
 
-/** The steps to consider (every step with a predecessor, or the one asked for), each with its digest and record entry. */
+/**
+ * The steps to consider (every step with a predecessor, or the one asked for), each with its digest and record entry.
+ */
 function targets(opts, record) {
   const steps = listSteps();
   let chosen = steps.slice(1);
@@ -62,7 +74,8 @@ function targets(opts, record) {
 }
 
 function describe(problem) {
-  if (problem.kind === "untouched") return `${problem.step}: untouched, every test passes: the exercise asks for nothing`;
+  if (problem.kind === "untouched")
+    return `${problem.step}: untouched, every test passes: the exercise asks for nothing`;
   if (problem.kind === "error") return `${problem.step}: ${problem.message}`;
   const ran = problem.ran?.length ? `ran ${problem.ran.join(", ")}` : "no test file reaches its file";
   return `${problem.step}: ${problem.blank}: no test fails with only this blank left (${ran}): a test is missing`;
@@ -80,7 +93,8 @@ async function checkOne(target, opts, session) {
 }
 
 // A re-run that finds what the record says keeps the recorded entry, time included, so the file does not churn.
-const sameResult = (a, b) => a !== undefined && JSON.stringify({ ...a, seconds: 0 }) === JSON.stringify({ ...b, seconds: 0 });
+const sameResult = (a, b) =>
+  a !== undefined && JSON.stringify({ ...a, seconds: 0 }) === JSON.stringify({ ...b, seconds: 0 });
 
 /** Checks the stale steps, a few at once, recording each as it ends, so that an interrupted run keeps what it found. */
 async function checkStale(stale, opts, session, state) {
@@ -102,7 +116,11 @@ function settle(folder, entry, opts, state) {
   }
   const mine = state.problems.filter((problem) => problem.step === folder).length;
   const count = Object.keys(entry.blanks ?? {}).length;
-  const said = entry.error ? "cannot be checked" : mine > 0 ? `${mine} problem(s)` : `${count} blanks, each noticed by a test`;
+  const said = entry.error
+    ? "cannot be checked"
+    : mine > 0
+      ? `${mine} problem(s)`
+      : `${count} blanks, each noticed by a test`;
   console.log(`check:exercises: ${folder}: ${said}${entry.seconds ? ` (${entry.seconds} s)` : ""}`);
   state.changed = writeRecord(state.next, opts.record) || state.changed;
   writeGaps(opts, state.problems);
@@ -142,7 +160,8 @@ async function main() {
   await checkStale(stale, opts, session, state);
   if (strays.count > 0) console.log(`check:exercises: killed ${strays.count} process(es) that outlived their test run`);
   for (const problem of state.problems) console.log(`  ${describe(problem)}`);
-  if (state.changed) console.log(`check:exercises: the record ${path.relative(process.cwd(), opts.record)} changed: commit it`);
+  if (state.changed)
+    console.log(`check:exercises: the record ${path.relative(process.cwd(), opts.record)} changed: commit it`);
   const { length } = state.problems;
   console.log(`check:exercises: ${length === 0 ? "every blank is noticed by a test" : `${length} problem(s)`}`);
   process.exitCode = length === 0 ? 0 : 1;
@@ -151,7 +170,9 @@ async function main() {
 /** The gap list other work starts from, one row per blank no test notices, when --gaps names a file. */
 function writeGaps(opts, problems) {
   if (opts.gaps === undefined) return;
-  const gaps = problems.filter((p) => p.kind === "gap").map(({ step, blank, ran }) => ({ step, blank, testFiles: ran }));
+  const gaps = problems
+    .filter((p) => p.kind === "gap")
+    .map(({ step, blank, ran }) => ({ step, blank, testFiles: ran }));
   writeFileSync(opts.gaps, `${JSON.stringify(gaps, null, 2)}\n`);
 }
 

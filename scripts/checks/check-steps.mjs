@@ -1,11 +1,20 @@
 // `node scripts/checks/check-steps.mjs [--root DIR]`: checks the conventions of CONTRIBUTING.md's "A step" on disk.
-// Every problem is collected before exiting, so one run lists them all; only the style guide's file and function sizes warn.
+// Every problem is collected before exiting, so one run lists them all; only the style guide's file and function sizes
+// warn.
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
-import { changeOf, listStepFiles, readJson, readStepFile, REPO_ROOT, STEP_FOLDER } from "../../steps/runner/shared/repo.mjs";
+import {
+  changeOf,
+  listStepFiles,
+  readJson,
+  readStepFile,
+  REPO_ROOT,
+  STEP_FOLDER,
+} from "../../steps/runner/shared/repo.mjs";
 import { checkLesson, checkPartOrder, checkPortable, checkReach, checkSizes } from "./lesson-rules.mjs";
 import { checkNaming } from "./naming.mjs";
-import { sizeWarnings } from "./size-guides.mjs";
+import { checkCommentWidth } from "./comment-width.mjs";
+import { sizeWarnings, toolingFiles, toolingSizeWarnings } from "./size-guides.mjs";
 
 const SCRIPTS = ["start", "test", "typecheck"];
 const DEPENDENCY_KEYS = ["dependencies", "devDependencies", "peerDependencies", "optionalDependencies"];
@@ -18,10 +27,13 @@ function findSteps(root, errors) {
   for (const name of names.filter((name) => !STEP_FOLDER.test(name))) {
     errors.push(`steps/${name}: folder name must match NN-slug (lower case)`);
   }
-  const steps = names.filter((name) => STEP_FOLDER.test(name)).map((name) => ({ name, number: Number(name.slice(0, 2)) }));
+  const steps = names
+    .filter((name) => STEP_FOLDER.test(name))
+    .map((name) => ({ name, number: Number(name.slice(0, 2)) }));
   steps.forEach((step, i) => {
     const previous = steps[i - 1];
-    if (step.number === previous?.number) errors.push(`steps/${step.name}: shares its number with steps/${previous.name}`);
+    if (step.number === previous?.number)
+      errors.push(`steps/${step.name}: shares its number with steps/${previous.name}`);
     else if (step.number !== i + 1) {
       const expected = String(i + 1).padStart(2, "0");
       errors.push(`steps/${step.name}: steps are numbered from 01 without gaps; expected ${expected} here`);
@@ -52,7 +64,8 @@ function checkPackage(step, prev, pkg, errors) {
   }
   for (const script of SCRIPTS) if (!pkg.scripts?.[script]) errors.push(`${where}: scripts.${script} is missing`);
   if (prev === undefined || prev.pkg.error) return;
-  const rest = (json) => JSON.stringify({ ...json, name: undefined, ...Object.fromEntries(DEPENDENCY_KEYS.map((key) => [key, undefined])) });
+  const rest = (json) =>
+    JSON.stringify({ ...json, name: undefined, ...Object.fromEntries(DEPENDENCY_KEYS.map((key) => [key, undefined])) });
   if (rest(pkg) !== rest(prev.pkg)) {
     errors.push(`${where}: differs from steps/${prev.name}'s in more than its name and dependencies`);
   }
@@ -78,7 +91,8 @@ function checkChanges(prev, step, files, changes, errors) {
   for (const rel of [...new Set([...listStepFiles(prev.dir), ...files, ...changes])].sort()) {
     const change = changeOf(prev.dir, step.dir, rel);
     const declared = changes.includes(rel);
-    if (change && !declared) errors.push(`${where}/${rel}: ${describe(change, prev)} but is not listed in lesson.json changes`);
+    if (change && !declared)
+      errors.push(`${where}/${rel}: ${describe(change, prev)} but is not listed in lesson.json changes`);
     if (declared && change === undefined) {
       const exists = readStepFile(step.dir, rel) !== null || readStepFile(prev.dir, rel) !== null;
       const why = exists ? `is identical to steps/${prev.name}'s` : "exists in neither step";
@@ -107,12 +121,18 @@ export function checkSteps(root) {
   steps.forEach((step, i) => {
     const prev = steps[i - 1];
     checkPackage(step, prev, step.pkg, errors);
-    if (!step.files.includes("src/main.ts")) errors.push(`steps/${step.name}: src/main.ts (the runner's demo) is missing`);
+    if (!step.files.includes("src/main.ts"))
+      errors.push(`steps/${step.name}: src/main.ts (the runner's demo) is missing`);
     checkChanges(prev, step, step.files, step.lesson.changes, errors);
     checkReach(step, errors);
     checkPortable(step, errors);
     warnings.push(...sizeWarnings(step.name, step.dir, step.files));
+    checkCommentWidth(`steps/${step.name}`, step.dir, step.files, errors);
   });
+  for (const tooling of ["steps/runner", "scripts"]) {
+    warnings.push(...toolingSizeWarnings(root, tooling));
+    checkCommentWidth(tooling, path.join(root, tooling), toolingFiles(root, tooling), errors);
+  }
   checkPartOrder(steps, errors);
   checkSizes(steps, errors);
   checkSameTsconfig(steps, errors);

@@ -4,6 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } fro
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { checkSizes } from "./lesson-rules.mjs";
 
 const CHECK = path.join(import.meta.dirname, "check-steps.mjs");
 const roots = [];
@@ -15,13 +16,17 @@ function write(root, rel, text) {
 
 const SCRIPTS = { start: "tsx src/main.ts", test: "vitest run", typecheck: "tsc --noEmit -p tsconfig.json" };
 const pkg = (name, extra = {}) => JSON.stringify({ name: `@learn-mcp/${name}`, scripts: SCRIPTS, ...extra }, null, 2);
-const lesson = (title, changes, extra = {}) => JSON.stringify({ title, part: "by hand over stdio", changes, ...extra }, null, 2);
+const lesson = (title, changes, extra = {}) =>
+  JSON.stringify({ title, part: "by hand over stdio", changes, ...extra }, null, 2);
 
 // Two well-formed steps: 02 changes main.ts and adds tools.ts, which its server imports, and says so.
 function makeRoot() {
   const root = mkdtempSync(path.join(os.tmpdir(), "check-steps-test-"));
   roots.push(root);
-  for (const [name, changes] of [["01-echo", []], ["02-sum", ["src/main.ts", "src/server.ts", "src/tools.ts"]]]) {
+  for (const [name, changes] of [
+    ["01-echo", []],
+    ["02-sum", ["src/main.ts", "src/server.ts", "src/tools.ts"]],
+  ]) {
     write(root, `steps/${name}/package.json`, pkg(name));
     write(root, `steps/${name}/lesson.json`, lesson(`chapter ${name}`, changes));
     write(root, `steps/${name}/tsconfig.json`, '{ "include": ["src"] }\n');
@@ -63,7 +68,9 @@ describe("check-steps.mjs", () => {
     write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/server.ts", "src/tools.ts"]));
     const { status, output } = check(root);
     expect(status).toBe(1);
-    expect(output).toContain("error: steps/02-sum/src/main.ts: differs from steps/01-echo's but is not listed in lesson.json changes");
+    expect(output).toContain(
+      "error: steps/02-sum/src/main.ts: differs from steps/01-echo's but is not listed in lesson.json changes",
+    );
   });
 
   it("fails an undeclared removal", () => {
@@ -84,14 +91,20 @@ describe("check-steps.mjs", () => {
 
   it("compares package.json without its name, and allows only dependencies to change", () => {
     const root = makeRoot();
-    write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/main.ts", "src/server.ts", "src/tools.ts", "package.json"]));
+    write(
+      root,
+      "steps/02-sum/lesson.json",
+      lesson("sum", ["src/main.ts", "src/server.ts", "src/tools.ts", "package.json"]),
+    );
     expect(check(root).output).toContain(`changes lists "package.json", which is identical`);
     write(root, "steps/02-sum/package.json", pkg("02-sum", { devDependencies: { zod: "4" } }));
     expect(check(root).status).toBe(0);
     write(root, "steps/02-sum/package.json", pkg("02-sum", { description: "a new title" }));
     const { status, output } = check(root);
     expect(status).toBe(1);
-    expect(output).toContain("error: steps/02-sum/package.json: differs from steps/01-echo's in more than its name and dependencies");
+    expect(output).toContain(
+      "error: steps/02-sum/package.json: differs from steps/01-echo's in more than its name and dependencies",
+    );
   });
 
   it("fails a lesson.json that is missing, has no title, an unknown key or odd paths", () => {
@@ -108,12 +121,24 @@ describe("check-steps.mjs", () => {
 
   it("requires each program to exist and to be named as a literal in main.ts", () => {
     const root = makeRoot();
-    write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/cli.ts", "src/main.ts", "src/server.ts", "src/tools.ts"], { programs: ["src/cli.ts", "src/gone.ts"] }));
+    write(
+      root,
+      "steps/02-sum/lesson.json",
+      lesson("sum", ["src/cli.ts", "src/main.ts", "src/server.ts", "src/tools.ts"], {
+        programs: ["src/cli.ts", "src/gone.ts"],
+      }),
+    );
     write(root, "steps/02-sum/src/cli.ts", "console.log(1);\n");
     const { output } = check(root);
-    expect(output).toContain('error: steps/02-sum/lesson.json: program "src/cli.ts" is not named as the literal "./cli.ts" in src/main.ts');
+    expect(output).toContain(
+      'error: steps/02-sum/lesson.json: program "src/cli.ts" is not named as the literal "./cli.ts" in src/main.ts',
+    );
     expect(output).toContain('error: steps/02-sum/lesson.json: program "src/gone.ts" does not exist');
-    write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/cli.ts", "src/main.ts", "src/server.ts", "src/tools.ts"], { programs: ["src/cli.ts"] }));
+    write(
+      root,
+      "steps/02-sum/lesson.json",
+      lesson("sum", ["src/cli.ts", "src/main.ts", "src/server.ts", "src/tools.ts"], { programs: ["src/cli.ts"] }),
+    );
     write(root, "steps/02-sum/src/main.ts", 'spawn(new URL("./cli.ts", import.meta.url));\n');
     expect(check(root).output).toContain("check-steps: 2 steps, 0 errors");
   });
@@ -124,7 +149,9 @@ describe("check-steps.mjs", () => {
     write(root, "steps/02-sum/lesson.json", lesson("sum", files, { flags: ["--live", "--fast"] }));
     expect(check(root).output).toContain("error: steps/02-sum/lesson.json: flags must be an array of --live");
     write(root, "steps/02-sum/lesson.json", lesson("sum", files, { flags: ["--live"] }));
-    expect(check(root).output).toContain('error: steps/02-sum/lesson.json: flags: "--live" is not named as a literal in src/main.ts, so the demo ignores it');
+    expect(check(root).output).toContain(
+      'error: steps/02-sum/lesson.json: flags: "--live" is not named as a literal in src/main.ts, so the demo ignores it',
+    );
     write(root, "steps/02-sum/src/main.ts", 'if (process.argv.includes("--live")) console.log("live");\n');
     expect(check(root).output).toContain("check-steps: 2 steps, 0 errors");
   });
@@ -143,7 +170,9 @@ describe("check-steps.mjs", () => {
     write(root, "steps/02-sum/lesson.json", lesson("sum", files, { part: "with the SDK" }));
     ({ status, output } = check(root));
     expect(status).toBe(1);
-    expect(output).toContain(`error: steps/02-sum/lesson.json: part "with the SDK" comes before steps/01-echo's "the host"; a part never comes back`);
+    expect(output).toContain(
+      `error: steps/02-sum/lesson.json: part "with the SDK" comes before steps/01-echo's "the host"; a part never comes back`,
+    );
     write(root, "steps/02-sum/lesson.json", lesson("sum", files, { part: "over HTTP" }));
     expect(check(root).output).toContain("check-steps: 2 steps, 0 errors");
   });
@@ -154,11 +183,17 @@ describe("check-steps.mjs", () => {
     write(root, "steps/02-sum/src/server.test.ts", "export {};\n");
     write(root, "steps/02-sum/lesson.json", lesson("sum", files, { given: ["src/tools.ts"] }));
     expect(check(root).output).toContain("check-steps: 2 steps, 0 errors");
-    write(root, "steps/02-sum/lesson.json", lesson("sum", files, { given: ["src/gone.ts", "src/server.test.ts", "src/tools.ts"] }));
+    write(
+      root,
+      "steps/02-sum/lesson.json",
+      lesson("sum", files, { given: ["src/gone.ts", "src/server.test.ts", "src/tools.ts"] }),
+    );
     let { status, output } = check(root);
     expect(status).toBe(1);
     expect(output).toContain('error: steps/02-sum/lesson.json: given: "src/gone.ts" does not exist');
-    expect(output).toContain('error: steps/02-sum/lesson.json: given: "src/server.test.ts" is a test or a test\'s helper, which an exercise keeps anyway');
+    expect(output).toContain(
+      'error: steps/02-sum/lesson.json: given: "src/server.test.ts" is a test or a test\'s helper, which an exercise keeps anyway',
+    );
     expect(output).not.toContain('"src/tools.ts"');
     write(root, "steps/02-sum/lesson.json", lesson("sum", files, { given: "src/tools.ts" }));
     ({ status, output } = check(root));
@@ -177,8 +212,10 @@ describe("check-steps.mjs", () => {
 
   it("fails a step file outside the tests that contains /proc, and lets tests, their helpers and fixtures read it", () => {
     const root = makeRoot();
-    const reader = 'import { readFileSync } from "node:fs";\nexport const tools = readFileSync("/proc/self/stat", "utf8");\n';
-    for (const rel of ["src/tools.ts", "src/tools.test.ts", "src/test/stat.ts", "src/fixtures/stat.mjs"]) write(root, `steps/02-sum/${rel}`, reader);
+    const reader =
+      'import { readFileSync } from "node:fs";\nexport const tools = readFileSync("/proc/self/stat", "utf8");\n';
+    for (const rel of ["src/tools.ts", "src/tools.test.ts", "src/test/stat.ts", "src/fixtures/stat.mjs"])
+      write(root, `steps/02-sum/${rel}`, reader);
     const { status, output } = check(root);
     expect(output.split("\n").filter((line) => line.includes("/proc"))).toEqual([
       'error: steps/02-sum/src/tools.ts: contains "/proc", which macOS lacks; use what Linux and macOS share (ps, process.kill), or move it into a test',
@@ -189,13 +226,31 @@ describe("check-steps.mjs", () => {
   it("names code that names a step folder, a role that points nowhere, and a role of a later step", () => {
     const root = makeRoot();
     write(root, "scripts/bench.mjs", 'import "../steps/01-echo/src/server.ts";\n');
-    write(root, "steps/roles.json", JSON.stringify({ "echo server": "01-echo/src/server.ts", "sum server": "02-sum/src/server.ts", lost: "01-echo/src/lost.ts" }));
-    write(root, "steps/02-sum/src/main.ts", 'console.log("02-sum", roleProgram("sum server"), roleProgram("echo server"));\n');
+    write(
+      root,
+      "steps/roles.json",
+      JSON.stringify({
+        "echo server": "01-echo/src/server.ts",
+        "sum server": "02-sum/src/server.ts",
+        lost: "01-echo/src/lost.ts",
+      }),
+    );
+    write(
+      root,
+      "steps/02-sum/src/main.ts",
+      'console.log("02-sum", roleProgram("sum server"), roleProgram("echo server"));\n',
+    );
     const { status, output } = check(root);
     expect(status).toBe(1);
-    expect(output).toContain("error: scripts/bench.mjs: names steps/01-echo; find its program through steps/roles.json instead");
-    expect(output).toContain('error: steps/roles.json: role "lost" names 01-echo/src/lost.ts, which is no file of a step');
-    expect(output).toContain('error: steps/02-sum/src/main.ts: uses role "sum server", played by steps/02-sum, which is not an earlier step');
+    expect(output).toContain(
+      "error: scripts/bench.mjs: names steps/01-echo; find its program through steps/roles.json instead",
+    );
+    expect(output).toContain(
+      'error: steps/roles.json: role "lost" names 01-echo/src/lost.ts, which is no file of a step',
+    );
+    expect(output).toContain(
+      'error: steps/02-sum/src/main.ts: uses role "sum server", played by steps/02-sum, which is not an earlier step',
+    );
     expect(output).not.toContain('"echo server", played');
   });
 
@@ -234,7 +289,9 @@ describe("check-steps.mjs", () => {
     expect(output).toContain('error: steps/01-echo/package.json: name must be "@learn-mcp/01-echo", not "echo"');
     expect(output).toContain("error: steps/01-echo/lesson.json: step 01 must list nothing in changes");
     expect(output).toContain("error: steps/02-sum: src/main.ts (the runner's demo) is missing");
-    expect(output).toContain("error: steps/02-sum/package.json: differs from steps/01-echo's in more than its name and dependencies");
+    expect(output).toContain(
+      "error: steps/02-sum/package.json: differs from steps/01-echo's in more than its name and dependencies",
+    );
   });
 
   it("fails a differing tsconfig.json", () => {
@@ -253,10 +310,39 @@ describe("check-steps.mjs", () => {
     expect(output).toContain("warning: steps/01-echo/src/main.ts:1 long is 162 lines");
     expect(output).toContain("warning: steps/02-sum/src/main.ts:163 more is 162 lines");
     expect(output).toContain("check-steps: 2 steps, 0 errors, 5 warnings");
+  });
+
+  it("fails a comment past 120 characters, on its own line or after code, in a step or the tooling", () => {
+    const root = makeRoot();
+    const words = "word ".repeat(24).trim();
+    write(root, "steps/01-echo/src/main.ts", `// ${words}\nconsole.log("01-echo");\n`);
+    write(root, "steps/01-echo/src/main.test.ts", `/** ${words} */\n`);
+    write(root, "scripts/tool.mjs", `const x = 1; // ${words}\nconst url = "http://example.com/${"a".repeat(120)}";\n`);
+    const { status, output } = check(root);
+    const errors = output.split("\n").filter((line) => line.includes("a comment past 120"));
+    expect(errors).toEqual([
+      "error: steps/01-echo/src/main.test.ts:1: a comment past 120 characters; wrap it (Prettier does not)",
+      "error: steps/01-echo/src/main.ts:1: a comment past 120 characters; wrap it (Prettier does not)",
+      "error: scripts/tool.mjs:1: a comment past 120 characters; wrap it (Prettier does not)",
+    ]);
+    expect(status).toBe(1);
+  });
+
+  it("finds a function whose signature spans lines, and applies the guides to the tooling, tests aside", () => {
+    const root = makeRoot();
+    const body = Array.from({ length: 30 }, (_, i) => `  console.log(${i});`).join("\n");
+    write(root, "steps/01-echo/src/main.ts", `function wrapped(\n  a: number,\n  b: number,\n): void {\n${body}\n}\n`);
+    write(root, "scripts/tool.mjs", `export const tool = async () => {\n${body}\n};\n`);
+    write(root, "steps/runner/tool.test.mjs", `function long() {\n${body}\n}\n`);
+    const { status, output } = check(root);
+    expect(output).toContain("warning: steps/01-echo/src/main.ts:1 wrapped is 35 lines (guide: 30)");
+    expect(output).toContain("warning: scripts/tool.mjs:1 tool is 32 lines (guide: 30)");
+    expect(output).not.toContain("tool.test.mjs");
+    expect(status).toBe(0);
     expect(status).toBe(0);
   });
 
-  it("reports a median over 180 added lines, and a step over 250 without a reason or a reason without need", () => {
+  it("reports a median over 190 added lines, and a step over 250 without a reason or a reason without need", () => {
     const root = makeRoot();
     const lines = (call) => Array.from({ length: 260 }, (_, i) => `${call}(${i});`).join("\n") + "\n";
     write(root, "steps/01-echo/src/main.ts", lines("console.log"));
@@ -264,18 +350,74 @@ describe("check-steps.mjs", () => {
     write(root, "steps/02-sum/src/main.ts", lines("console.info"));
     const { output } = check(root);
     // 01 adds 260 + 1 (server.ts); 02 rewrites main.ts (260) and adds 2 + 1 in server.ts and tools.ts.
-    expect(output).toMatch(/^error: steps\/: the median step adds 262 lines of source \(rule: at most 180; per step: 261, 263\)$/m);
+    expect(output).toMatch(
+      /^error: steps\/: the median step adds 262 lines of source \(rule: at most 190; per step: 261, 263\)$/m,
+    );
     expect(output).not.toContain("steps/01-echo adds");
     expect(output).toMatch(/^error: steps\/02-sum adds 263 lines of source \(over 250\); say why/m);
     write(root, "steps/02-sum/src/main.ts", 'console.log("sum");\n');
-    write(root, "steps/02-sum/lesson.json", lesson("sum", ["src/main.ts", "src/server.ts", "src/tools.ts"], { reason: "short" }));
-    expect(check(root).output).toMatch(/^error: steps\/02-sum\/lesson\.json: reason is given, but the step adds only 4 lines$/m);
+    write(
+      root,
+      "steps/02-sum/lesson.json",
+      lesson("sum", ["src/main.ts", "src/server.ts", "src/tools.ts"], { reason: "short" }),
+    );
+    expect(check(root).output).toMatch(
+      /^error: steps\/02-sum\/lesson\.json: reason is given, but the step adds only 4 lines$/m,
+    );
   });
 
   it("does not count short functions or control blocks as long", () => {
     const root = makeRoot();
     const body = Array.from({ length: 40 }, (_, i) => `    console.log(${i});`).join("\n");
-    write(root, "steps/01-echo/src/main.ts", `if (process.argv.length > 9) {\n${body}\n}\nfunction f() {\n  return 1;\n}\n`);
+    write(
+      root,
+      "steps/01-echo/src/main.ts",
+      `if (process.argv.length > 9) {\n${body}\n}\nfunction f() {\n  return 1;\n}\n`,
+    );
     expect(check(root).output).toContain("check-steps: 2 steps, 0 errors, 0 warnings");
+  });
+});
+
+describe("the size rule", () => {
+  // A step of `count` added lines: its only file is main.ts, none of whose lines the step before it has.
+  function stepOf(root, name, count, lesson = {}) {
+    const call = `f${name.replace(/\W/g, "_")}`;
+    write(root, `steps/${name}/src/main.ts`, Array.from({ length: count }, (_, i) => `${call}(${i});\n`).join(""));
+    return { name, dir: path.join(root, "steps", name), files: ["src/main.ts"], lesson };
+  }
+  const sizes = (steps, pending) => {
+    const problems = [];
+    checkSizes(steps, problems, pending);
+    return problems;
+  };
+  const empty = (root, name) => ({ name, dir: path.join(root, "steps", name), files: [], lesson: {} });
+
+  it("refuses a step over 300 lines even with a reason, and a fourth step over 250", () => {
+    const root = makeRoot();
+    const reason = { reason: "long" };
+    const big = [301, 260, 260, 260].map((n, i) => stepOf(root, `0${i + 1}-big${i}`, n, reason));
+    const steps = big.flatMap((step, i) => [step, empty(root, `1${i}-small`)]);
+    expect(sizes(steps, {})).toEqual([
+      "steps/01-big0 adds 301 lines of source (rule: at most 300); split it",
+      "steps/: 4 steps add over 250 lines (01-big0, 02-big1, 03-big2, 04-big3); at most 3 may",
+    ]);
+  });
+
+  it("holds a step waiting for its split to the size it had, and asks to drop it from the table once within the rules", () => {
+    const root = makeRoot();
+    // Three steps near the median, so that only the lump's own rule is at stake.
+    const middling = [201, 202, 203].map((n, i) => stepOf(root, `0${i + 2}-mid${i}`, n));
+    const withLump = (count) => [stepOf(root, "01-lump", count), ...middling];
+    expect(sizes(withLump(400), { lump: 400 })).toEqual([]);
+    expect(sizes(withLump(401), { lump: 400 })).toEqual([
+      "steps/01-lump adds 401 lines of source, more than the 400 it had while waiting for its split",
+    ]);
+    expect(sizes(withLump(200), { lump: 400 })).toEqual([
+      "steps/01-lump adds 200 lines now, within the rules: remove it from SPLIT_PENDING (lesson-rules.mjs)",
+    ]);
+    // The median is held at its measured value only while a step still waits.
+    expect(sizes(withLump(240), {})).toEqual([
+      "steps/: the median step adds 202.5 lines of source (rule: at most 190; per step: 240, 201, 202, 203)",
+    ]);
   });
 });

@@ -5,12 +5,28 @@ import { diffLines } from "diff";
 import { isSource, isTestFile, readJson, readStepFile } from "../../steps/runner/shared/repo.mjs";
 import { closure, isCode } from "./closure.mjs";
 
-export const MEDIAN_ADDED_LINES = 180;
+export const MAX_ADDED_LINES = 300;
+export const MEDIAN_ADDED_LINES = 190;
 export const OVERSIZED_ADDED_LINES = 250;
-// Each issue that adds steps may let two of its steps run long, with a reason; issue 6 cut steps 01-16, issue 7
-// (steps 17 to 22) brings its own two, and issue 8 (steps 23 on) its own two. Hardening every server and host (issue
-// 16) took step 17 over the line; the split of the lumps (issue 18) brings the count back to three.
-export const OVERSIZED_STEPS_ALLOWED = 7;
+export const OVERSIZED_STEPS_ALLOWED = 3;
+// The steps still over the rules when the repository was first formatted (print width 120), by slug, each at the size
+// then measured, and the median then: until issue 18 splits them, one of these may shrink but never grow, and leaves
+// the table once it is within the rules. A slug that is no step's is passed over, so a split step stops matching.
+export const SPLIT_PENDING = {
+  "jsonrpc-server": 257,
+  "mcp-client": 345,
+  "workspace-files": 310,
+  "host-config": 345,
+  "mcp-manager": 808,
+  "agent-loop": 506,
+  "approval-and-live": 303,
+  "remote-servers": 257,
+  "http-bridge": 950,
+  "sdk-over-http": 302,
+  "scale-out": 323,
+  authorization: 589,
+};
+export const SPLIT_PENDING_MEDIAN = 212;
 const LESSON_KEYS = new Set(["title", "part", "changes", "programs", "given", "reason", "flags"]);
 // The tutorial's parts, in order; a part starts where a step removes most of the one before it.
 export const PARTS = ["by hand over stdio", "with the SDK", "the host", "over HTTP"];
@@ -27,37 +43,42 @@ export function checkLesson(step, errors) {
     errors.push(`${where}: cannot be read: ${lesson.error}`);
     return { changes: [], programs: [] };
   }
-  for (const key of Object.keys(lesson).filter((key) => !LESSON_KEYS.has(key))) errors.push(`${where}: unknown key "${key}"`);
+  for (const key of Object.keys(lesson).filter((key) => !LESSON_KEYS.has(key)))
+    errors.push(`${where}: unknown key "${key}"`);
   if (typeof lesson.title !== "string" || lesson.title.trim() === "") errors.push(`${where}: title is missing`);
   const lists = {};
   for (const key of ["changes", "programs"]) {
     const list = lesson[key] ?? [];
-    if (!Array.isArray(list) || !list.every(isPlainPath)) errors.push(`${where}: ${key} must be an array of paths relative to the step`);
+    if (!Array.isArray(list) || !list.every(isPlainPath))
+      errors.push(`${where}: ${key} must be an array of paths relative to the step`);
     else if (new Set(list).size !== list.length) errors.push(`${where}: ${key} lists a path twice`);
     lists[key] = Array.isArray(list) ? list.filter(isPlainPath) : [];
   }
   if (lesson.reason !== undefined && (typeof lesson.reason !== "string" || lesson.reason.trim() === "")) {
     errors.push(`${where}: reason must be a sentence`);
   }
-  if (!PARTS.includes(lesson.part)) errors.push(`${where}: part must be one of ${PARTS.map((part) => JSON.stringify(part)).join(", ")}`);
+  if (!PARTS.includes(lesson.part))
+    errors.push(`${where}: part must be one of ${PARTS.map((part) => JSON.stringify(part)).join(", ")}`);
   checkPrograms(step, lists.programs, errors);
   checkFlags(step, lesson.flags, errors);
   checkGiven(step, lesson.given, errors);
   return { ...lesson, ...lists };
 }
 
-// Given files are copied into the exercise as they are: plumbing the lesson is not about, never its tests.
-// A given entry is a file ("src/roles.ts"), or one declaration of a file ("src/server.ts#sampleMedia"): a change with no
+// Given files are copied into the exercise as they are: plumbing the lesson is not about, never its tests. A given
+// entry is a file ("src/roles.ts"), or one declaration of a file ("src/server.ts#sampleMedia"): a change with no
 // behaviour a test could see (a refactor), which the exercise keeps as the step has it.
 function checkGiven(step, given, errors) {
   if (given === undefined) return;
   const where = `steps/${step.name}/lesson.json: given`;
   const fileOf = (entry) => (typeof entry === "string" ? entry.split("#")[0] : entry);
-  if (!Array.isArray(given) || !given.map(fileOf).every(isPlainPath)) return errors.push(`${where} must be an array of paths relative to the step, each with an optional #declaration`);
+  if (!Array.isArray(given) || !given.map(fileOf).every(isPlainPath))
+    return errors.push(`${where} must be an array of paths relative to the step, each with an optional #declaration`);
   for (const entry of given) {
     const rel = fileOf(entry);
     if (readStepFile(step.dir, rel) === null) errors.push(`${where}: "${rel}" does not exist`);
-    else if (isTestFile(rel)) errors.push(`${where}: "${rel}" is a test or a test's helper, which an exercise keeps anyway`);
+    else if (isTestFile(rel))
+      errors.push(`${where}: "${rel}" is a test or a test's helper, which an exercise keeps anyway`);
   }
 }
 
@@ -67,7 +88,10 @@ export function checkPartOrder(steps, errors) {
     const previous = steps[i - 1];
     if (!previous || !PARTS.includes(step.lesson.part) || !PARTS.includes(previous.lesson.part)) return;
     if (PARTS.indexOf(step.lesson.part) < PARTS.indexOf(previous.lesson.part)) {
-      errors.push(`steps/${step.name}/lesson.json: part "${step.lesson.part}" comes before steps/${previous.name}'s "${previous.lesson.part}"; a part never comes back`);
+      errors.push(
+        `steps/${step.name}/lesson.json: part "${step.lesson.part}" comes before ` +
+          `steps/${previous.name}'s "${previous.lesson.part}"; a part never comes back`,
+      );
     }
   });
 }
@@ -89,18 +113,26 @@ function checkPrograms(step, programs, errors) {
 function checkFlags(step, flags, errors) {
   if (flags === undefined) return;
   const where = `steps/${step.name}/lesson.json: flags`;
-  if (!Array.isArray(flags) || !flags.every((flag) => STEP_FLAGS.includes(flag))) return errors.push(`${where} must be an array of ${STEP_FLAGS.join(", ")}`);
+  if (!Array.isArray(flags) || !flags.every((flag) => STEP_FLAGS.includes(flag)))
+    return errors.push(`${where} must be an array of ${STEP_FLAGS.join(", ")}`);
   const main = readStepFile(step.dir, "src/main.ts") ?? "";
-  for (const flag of flags.filter((flag) => !main.includes(`"${flag}"`))) errors.push(`${where}: "${flag}" is not named as a literal in src/main.ts, so the demo ignores it`);
+  for (const flag of flags.filter((flag) => !main.includes(`"${flag}"`)))
+    errors.push(`${where}: "${flag}" is not named as a literal in src/main.ts, so the demo ignores it`);
 }
 
 /** Every non-test source file must be imported, directly or not, by main.ts, server.ts or a listed program. */
 export function checkReach(step, problems) {
   const roots = ["src/main.ts", "src/server.ts", ...step.lesson.programs].filter((rel) => step.files.includes(rel));
-  const { files } = closure(roots.map((rel) => path.join(step.dir, rel)), { strings: false });
+  const { files } = closure(
+    roots.map((rel) => path.join(step.dir, rel)),
+    { strings: false },
+  );
   for (const rel of step.files.filter((rel) => rel.startsWith("src/") && isCode(rel) && !isTestFile(rel))) {
     if (!files.has(path.join(step.dir, rel))) {
-      problems.push(`steps/${step.name}/${rel}: reached from neither src/main.ts, src/server.ts nor a program in lesson.json; remove it, or move a test helper to src/test/`);
+      problems.push(
+        `steps/${step.name}/${rel}: reached from neither src/main.ts, src/server.ts ` +
+          `nor a program in lesson.json; remove it, or move a test helper to src/test/`,
+      );
     }
   }
 }
@@ -111,7 +143,10 @@ export function checkReach(step, problems) {
 export function checkPortable(step, problems) {
   for (const rel of step.files.filter((rel) => !isTestFile(rel))) {
     if (readStepFile(step.dir, rel)?.includes("/proc")) {
-      problems.push(`steps/${step.name}/${rel}: contains "/proc", which macOS lacks; use what Linux and macOS share (ps, process.kill), or move it into a test`);
+      problems.push(
+        `steps/${step.name}/${rel}: contains "/proc", which macOS lacks; use ` +
+          `what Linux and macOS share (ps, process.kill), or move it into a test`,
+      );
     }
   }
 }
@@ -119,7 +154,7 @@ export function checkPortable(step, problems) {
 /** Source lines step `step` adds over `prev` (all of its source lines for the first step). */
 export function addedSourceLines(prev, step) {
   const count = (rel) =>
-    diffLines(prev ? readStepFile(prev.dir, rel) ?? "" : "", readStepFile(step.dir, rel) ?? "")
+    diffLines(prev ? (readStepFile(prev.dir, rel) ?? "") : "", readStepFile(step.dir, rel) ?? "")
       .filter((part) => part.added)
       .reduce((sum, part) => sum + part.count, 0);
   return step.files.filter(isSource).reduce((sum, rel) => sum + count(rel), 0);
@@ -131,20 +166,54 @@ const median = (values) => {
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 };
 
-/** The median of added lines stays under MEDIAN_ADDED_LINES; a step over OVERSIZED_ADDED_LINES says why. */
-export function checkSizes(steps, problems) {
+/**
+ * No step adds over MAX_ADDED_LINES, at most OVERSIZED_STEPS_ALLOWED add over OVERSIZED_ADDED_LINES (each saying why in
+ * its lesson.json), and the median stays within MEDIAN_ADDED_LINES; `pending` holds the steps still waiting for a
+ * split.
+ */
+export function checkSizes(steps, problems, pending = SPLIT_PENDING) {
   const added = steps.map((step, i) => addedSourceLines(steps[i - 1], step));
-  if (median(added) > MEDIAN_ADDED_LINES) {
-    problems.push(`steps/: the median step adds ${median(added)} lines of source (rule: at most ${MEDIAN_ADDED_LINES}; per step: ${added.join(", ")})`);
+  const slug = (step) => step.name.replace(/^\d+-/, "");
+  const waiting = steps.filter((step) => pending[slug(step)] !== undefined);
+  const medianRule = waiting.length > 0 ? Math.max(MEDIAN_ADDED_LINES, SPLIT_PENDING_MEDIAN) : MEDIAN_ADDED_LINES;
+  if (median(added) > medianRule) {
+    problems.push(
+      `steps/: the median step adds ${median(added)} lines of source ` +
+        `(rule: at most ${medianRule}; per step: ${added.join(", ")})`,
+    );
   }
-  const oversized = steps.filter((step, i) => added[i] > OVERSIZED_ADDED_LINES);
+  const oversized = [];
   steps.forEach((step, i) => {
     const where = `steps/${step.name}`;
+    if (pending[slug(step)] !== undefined) return checkPending(where, added[i], pending[slug(step)], problems);
     const over = added[i] > OVERSIZED_ADDED_LINES;
-    if (over && !step.lesson.reason) problems.push(`${where} adds ${added[i]} lines of source (over ${OVERSIZED_ADDED_LINES}); say why in lesson.json "reason", or split it`);
-    if (!over && step.lesson.reason) problems.push(`${where}/lesson.json: reason is given, but the step adds only ${added[i]} lines`);
+    if (over) oversized.push(step.name);
+    if (added[i] > MAX_ADDED_LINES)
+      problems.push(`${where} adds ${added[i]} lines of source (rule: at most ${MAX_ADDED_LINES}); split it`);
+    else if (over && !step.lesson.reason)
+      problems.push(
+        `${where} adds ${added[i]} lines of source (over ` +
+          `${OVERSIZED_ADDED_LINES}); say why in lesson.json "reason", or split it`,
+      );
+    if (!over && step.lesson.reason)
+      problems.push(`${where}/lesson.json: reason is given, but the step adds only ${added[i]} lines`);
   });
   if (oversized.length > OVERSIZED_STEPS_ALLOWED) {
-    problems.push(`steps/: ${oversized.length} steps add over ${OVERSIZED_ADDED_LINES} lines (${oversized.map((s) => s.name).join(", ")}); at most ${OVERSIZED_STEPS_ALLOWED} may`);
+    problems.push(
+      `steps/: ${oversized.length} steps add over ${OVERSIZED_ADDED_LINES} ` +
+        `lines (${oversized.join(", ")}); at most ${OVERSIZED_STEPS_ALLOWED} may`,
+    );
   }
+}
+
+/** A step waiting for its split may shrink, not grow; once it is within the rules it leaves SPLIT_PENDING. */
+function checkPending(where, added, measured, problems) {
+  if (added > measured)
+    problems.push(
+      `${where} adds ${added} lines of source, more than the ${measured} it had while waiting for its split`,
+    );
+  else if (added <= OVERSIZED_ADDED_LINES)
+    problems.push(
+      `${where} adds ${added} lines now, within the rules: remove it from SPLIT_PENDING (lesson-rules.mjs)`,
+    );
 }

@@ -44,7 +44,9 @@ export function checkNaming(root, steps, errors) {
   const outside = ["steps/runner", "steps/run.mjs", "scripts"].flatMap((rel) =>
     rel.endsWith(".mjs") ? [path.join(root, rel)].filter(existsSync) : codeFilesBelow(path.join(root, rel)),
   );
-  const inside = steps.flatMap((step) => listStepFiles(step.dir).map((rel) => ({ step, file: path.join(step.dir, rel) })));
+  const inside = steps.flatMap((step) =>
+    listStepFiles(step.dir).map((rel) => ({ step, file: path.join(step.dir, rel) })),
+  );
   for (const { step, file } of [...outside.map((file) => ({ file })), ...inside]) {
     if (!isCode(file) && path.basename(file) !== "package.json") continue;
     const text = readFileSync(file, "utf8");

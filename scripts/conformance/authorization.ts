@@ -8,7 +8,9 @@ import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 import { startServer } from "./processes.ts";
 
 type Follow = (start: URL, redirectUri: string) => Promise<URLSearchParams>;
-const { followToRedirectUri } = (await import(roleProgram("OAuth client without a browser"))) as { followToRedirectUri: Follow };
+const { followToRedirectUri } = (await import(roleProgram("OAuth client without a browser"))) as {
+  followToRedirectUri: Follow;
+};
 
 // The MCP server the suite asks a token for (RFC 8707). Nothing needs to listen there: the suite only checks that the
 // authorization server issues a token for it; chapter 27's tests check that an MCP server accepts one.
@@ -25,10 +27,21 @@ async function freePort(): Promise<number> {
 
 /** Registers a public client for `redirectUri` (RFC 7591) and returns its client_id. */
 async function register(issuer: string, redirectUri: string): Promise<string> {
-  const metadata = { client_name: "conformance suite", redirect_uris: [redirectUri], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"] };
-  const response = await fetch(`${issuer}/reg`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(metadata) });
+  const metadata = {
+    client_name: "conformance suite",
+    redirect_uris: [redirectUri],
+    token_endpoint_auth_method: "none",
+    grant_types: ["authorization_code"],
+    response_types: ["code"],
+  };
+  const response = await fetch(`${issuer}/reg`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(metadata),
+  });
   const body = (await response.json()) as { client_id?: string };
-  if (response.status !== 201 || typeof body.client_id !== "string") throw new Error(`registration refused (${response.status}): ${JSON.stringify(body)}`);
+  if (response.status !== 201 || typeof body.client_id !== "string")
+    throw new Error(`registration refused (${response.status}): ${JSON.stringify(body)}`);
   return body.client_id;
 }
 
@@ -45,17 +58,37 @@ function userAt(redirectUri: string): (output: string) => void {
     done = true;
     const state = new URL(url).searchParams.get("state") ?? "";
     followToRedirectUri(new URL(url), redirectUri)
-      .catch((error: Error) => new URLSearchParams({ error: "server_error", error_description: `the user could not finish: ${error.message}`, state }))
+      .catch(
+        (error: Error) =>
+          new URLSearchParams({
+            error: "server_error",
+            error_description: `the user could not finish: ${error.message}`,
+            state,
+          }),
+      )
       .then((query) => fetch(`${redirectUri}?${query}`))
-      .catch((error: Error) => console.error(`conformance authorization: cannot reach the suite's callback: ${error.message}`));
+      .catch((error: Error) =>
+        console.error(`conformance authorization: cannot reach the suite's callback: ${error.message}`),
+      );
   };
 }
 
 /** Starts the authorization server and returns the suite's arguments against it, and the user to play. */
-export async function authorizationRun(tsx: string, cwd: string): Promise<{ args: string[]; watch: (output: string) => void }> {
-  const issuer = await startServer("the authorization server", process.execPath, ["--import", tsx, roleProgram("OAuth authorization server"), "--port", "0"], cwd);
+export async function authorizationRun(
+  tsx: string,
+  cwd: string,
+): Promise<{ args: string[]; watch: (output: string) => void }> {
+  const issuer = await startServer(
+    "the authorization server",
+    process.execPath,
+    ["--import", tsx, roleProgram("OAuth authorization server"), "--port", "0"],
+    cwd,
+  );
   const port = await freePort();
   const redirectUri = `http://127.0.0.1:${port}/callback`;
   const clientId = await register(issuer, redirectUri);
-  return { args: ["authorization", "--url", issuer, "--client-id", clientId, "--port", String(port), "--resource", RESOURCE], watch: userAt(redirectUri) };
+  return {
+    args: ["authorization", "--url", issuer, "--client-id", clientId, "--port", String(port), "--resource", RESOURCE],
+    watch: userAt(redirectUri),
+  };
 }

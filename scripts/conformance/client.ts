@@ -1,6 +1,7 @@
-// The conformance harness's client (not a lesson): the SDK client over Streamable HTTP, run by the suite once per client
-// scenario as `client.ts <url>` with MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT and MCP_CONFORMANCE_PROTOCOL_VERSION.
-// One plain tour serves every scenario: connect, list the tools, call each; the scenario's server does the checking.
+// The conformance harness's client (not a lesson): the SDK client over Streamable HTTP, run by the suite once per
+// client scenario as `client.ts <url>` with MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT and
+// MCP_CONFORMANCE_PROTOCOL_VERSION. One plain tour serves every scenario: connect, list the tools, call each; the
+// scenario's server does the checking.
 import { Client, StreamableHTTPClientTransport, UnauthorizedError, type Tool } from "@modelcontextprotocol/client";
 import { fetchOnFreshConnection } from "./fresh-fetch.ts";
 import { ScriptedOAuthProvider } from "./oauth.ts";
@@ -26,7 +27,14 @@ type ObjectSchema = { properties?: Record<string, Property> };
 /** An example value of a JSON Schema property: its default if it has one, else a plain value of its type. */
 function example({ type, default: fallback }: Property): unknown {
   if (fallback !== undefined) return fallback;
-  const byType: Record<string, unknown> = { number: 1, integer: 1, boolean: true, array: [], object: {}, string: "example" };
+  const byType: Record<string, unknown> = {
+    number: 1,
+    integer: 1,
+    boolean: true,
+    array: [],
+    object: {},
+    string: "example",
+  };
   return byType[type ?? "string"] ?? "example";
 }
 const exampleObject = (schema: ObjectSchema | undefined) =>
@@ -36,7 +44,10 @@ function answerRequests(client: Client): void {
   // The form is accepted as filled in with the schema's defaults (SEP-1034: a client applies them).
   client.setRequestHandler("elicitation/create", ({ params }) => ({
     action: "accept",
-    content: "requestedSchema" in params ? (exampleObject(params.requestedSchema as ObjectSchema) as Record<string, string>) : {},
+    content:
+      "requestedSchema" in params
+        ? (exampleObject(params.requestedSchema as ObjectSchema) as Record<string, string>)
+        : {},
   }));
   client.setRequestHandler("sampling/createMessage", () => ({
     role: "assistant",
@@ -52,7 +63,8 @@ function answerRequests(client: Client): void {
 // A 401 (or a 403 asking for more scope) makes the transport run the OAuth flow up to the redirect and throw
 // UnauthorizedError; the provider has followed the redirect, so the callback is redeemed and the step tried again.
 // Three rounds at most: a server that keeps refusing is not asked forever (auth/scope-retry-limit).
-const registered = context.client_id === undefined ? undefined : { client_id: context.client_id, client_secret: context.client_secret };
+const registered =
+  context.client_id === undefined ? undefined : { client_id: context.client_id, client_secret: context.client_secret };
 const oauth = new ScriptedOAuthProvider(fetchOnFreshConnection, registered);
 let transport: StreamableHTTPClientTransport | undefined;
 
@@ -73,7 +85,10 @@ async function authorized<T>(step: () => Promise<T>): Promise<T> {
 /** Connects on a new transport each round: one that failed to connect is not used again. */
 const connect = (client: Client) =>
   authorized(() => {
-    transport = new StreamableHTTPClientTransport(new URL(url!), { fetch: fetchOnFreshConnection, authProvider: oauth });
+    transport = new StreamableHTTPClientTransport(new URL(url!), {
+      fetch: fetchOnFreshConnection,
+      authProvider: oauth,
+    });
     return client.connect(transport, PATIENCE);
   });
 //#endregion
@@ -88,7 +103,10 @@ function callsFor(tools: Tool[]): { name: string; arguments: Record<string, unkn
     .filter((tool) => tool !== focal || !tools.some((other) => other.name === "json_schema_echo"))
     .map((tool) => ({
       name: tool.name,
-      arguments: tool.name === "json_schema_echo" && focal ? { schema: focal.inputSchema } : exampleObject(tool.inputSchema as ObjectSchema),
+      arguments:
+        tool.name === "json_schema_echo" && focal
+          ? { schema: focal.inputSchema }
+          : exampleObject(tool.inputSchema as ObjectSchema),
     }));
 }
 
@@ -96,7 +114,10 @@ async function tour(): Promise<void> {
   const modern = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION === MODERN;
   const client = new Client(
     { name: "learn-mcp-conformance-client", version: "0.1.0" },
-    { capabilities: { elicitation: {}, sampling: {}, roots: {} }, ...(modern ? { versionNegotiation: { mode: { pin: MODERN }, probe: { timeoutMs: PATIENCE.timeout } } } : {}) },
+    {
+      capabilities: { elicitation: {}, sampling: {}, roots: {} },
+      ...(modern ? { versionNegotiation: { mode: { pin: MODERN }, probe: { timeoutMs: PATIENCE.timeout } } } : {}),
+    },
   );
   answerRequests(client);
   try {
@@ -107,7 +128,10 @@ async function tour(): Promise<void> {
       // A refused call is the server's verdict to record, not a reason to skip the calls after it.
       const outcome = await authorized(() => client.callTool(call, PATIENCE)).then(
         (result) => (result.isError ? "an error result" : "a result"),
-        (error: Error) => `refused: ${error.message}${error.cause ? ` (${String((error.cause as { code?: string }).code ?? error.cause)})` : ""}`,
+        (error: Error) => {
+          const cause = error.cause && String((error.cause as { code?: string }).code ?? error.cause);
+          return `refused: ${error.message}${cause ? ` (${cause})` : ""}`;
+        },
       );
       log(`${call.name}: ${outcome}`);
     }
@@ -123,7 +147,8 @@ log("started");
 tour().then(
   () => (log("done"), process.exit(0)),
   (error: Error) => {
-    log(`failed: ${error.stack ?? error.message}${error.cause ? `\ncaused by: ${String((error.cause as Error).stack ?? error.cause)}` : ""}`);
+    const cause = error.cause ? `\ncaused by: ${String((error.cause as Error).stack ?? error.cause)}` : "";
+    log(`failed: ${error.stack ?? error.message}${cause}`);
     process.exit(1);
   },
 );

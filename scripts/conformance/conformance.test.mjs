@@ -22,10 +22,10 @@ function conformance(args = []) {
 }
 
 // Checks passed per run with @modelcontextprotocol/conformance 0.2.0-alpha.12. A run that passes with far fewer ran
-// scenarios that never got going; 10% less is allowed, since scenarios a revision does not score may lose a check or two
-// on a loaded machine without failing the run.
-// The test command runs six of the seven: the client's run at 2025-11-25 (about 34 s of CPU) scores the same client code
-// as the 2026-07-28 run, at the older revision; `pnpm conformance` runs all seven.
+// scenarios that never got going; 10% less is allowed, since scenarios a revision does not score may lose a check or
+// two on a loaded machine without failing the run. The test command runs six of the seven: the client's run at
+// 2025-11-25 (about 34 s of CPU) scores the same client code as the 2026-07-28 run, at the older revision; `pnpm
+// conformance` runs all seven.
 const PINNED = {
   "sdk-http-2025-11-25": 81,
   "bridge-2025-11-25": 80,
@@ -34,7 +34,8 @@ const PINNED = {
   "client-2026-07-28": 473,
   authorization: 2,
 };
-const LINE = /^conformance (\S+): (\d+) checks passed, (\d+) failed, \d+ warnings in \d+ scenarios \([\d.]+ s\): (PASSED|FAILED)$/gm;
+const LINE =
+  /^conformance (\S+): (\d+) checks passed, (\d+) failed, \d+ warnings in \d+ scenarios \([\d.]+ s\): (PASSED|FAILED)$/gm;
 
 describe("pnpm conformance", { timeout: 900_000 }, () => {
   it("passes every run against its expected-failures file, and fails a run whose expected failure passes", async () => {
@@ -42,9 +43,17 @@ describe("pnpm conformance", { timeout: 900_000 }, () => {
     const staleDir = mkdtempSync(path.join(scratch, "stale-"));
     writeFileSync(path.join(staleDir, "sdk-http-2025-11-25.yaml"), "server:\n  - tools-call-simple-text\n");
     const only = Object.keys(PINNED).flatMap((name) => ["--only", name]);
-    const [all, broken] = await Promise.all([conformance(only), conformance(["--only", "sdk-http-2025-11-25", "--expected", staleDir])]);
+    const [all, broken] = await Promise.all([
+      conformance(only),
+      conformance(["--only", "sdk-http-2025-11-25", "--expected", staleDir]),
+    ]);
 
-    const runs = Object.fromEntries([...all.stdout.matchAll(LINE)].map(([, name, passed, failed, verdict]) => [name, { passed: +passed, failed: +failed, verdict }]));
+    const runs = Object.fromEntries(
+      [...all.stdout.matchAll(LINE)].map(([, name, passed, failed, verdict]) => [
+        name,
+        { passed: +passed, failed: +failed, verdict },
+      ]),
+    );
     expect(Object.keys(runs).sort(), all.stdout).toEqual(Object.keys(PINNED).sort());
     for (const [name, passed] of Object.entries(PINNED)) {
       expect(runs[name].verdict, `${name}\n${all.stdout}`).toBe("PASSED");
@@ -65,7 +74,15 @@ const summary = (lines) => `noise\n=== SUMMARY ===\n${lines.join("\n")}\n`;
 
 describe("reading the suite's summary", () => {
   it("reads scenarios and totals, and counts a required scenario with no checks as a crash", () => {
-    const report = parseReport(summary(["✓ ping: 2 passed, 0 failed", "✓ tools-list: 0 passed, 0 failed", "✓ extra: 0 passed, 0 failed", "", "Total: 2 passed, 0 failed"]));
+    const report = parseReport(
+      summary([
+        "✓ ping: 2 passed, 0 failed",
+        "✓ tools-list: 0 passed, 0 failed",
+        "✓ extra: 0 passed, 0 failed",
+        "",
+        "Total: 2 passed, 0 failed",
+      ]),
+    );
     expect(report).toEqual({
       scenarios: [
         { name: "ping", ok: true, passed: 2, failed: 0 },
@@ -91,7 +108,8 @@ describe("reading the suite's summary", () => {
   });
 
   it("lists the scenarios a revision requires of one side", () => {
-    const yaml = "# comment\nserver:\n  - ping\n  - tools-list\n\nclient:\n  - initialize\nnot_scored:\n  - scenario: x\n    leg: server\n";
+    const yaml =
+      "# comment\nserver:\n  - ping\n  - tools-list\n\nclient:\n  - initialize\nnot_scored:\n  - scenario: x\n    leg: server\n";
     expect([...requiredScenarios(yaml, "server")]).toEqual(["ping", "tools-list"]);
     expect([...requiredScenarios(yaml, "client")]).toEqual(["initialize"]);
   });

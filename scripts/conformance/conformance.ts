@@ -15,13 +15,19 @@ import { start, startServer, stopAll } from "./processes.ts";
 import { parseReport, problems, requiredScenarios, type Report } from "./report.ts";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const SUITE_DIR = path.dirname(createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/package.json"));
+const SUITE_DIR = path.dirname(
+  createRequire(import.meta.url).resolve("@modelcontextprotocol/conformance/package.json"),
+);
 const SUITE = path.join(SUITE_DIR, "dist", "index.js");
 const TSX = import.meta.resolve("tsx");
 const REVISIONS = ["2025-11-25", "2026-07-28"] as const;
 
 const { values: options } = parseArgs({
-  options: { only: { type: "string", multiple: true }, expected: { type: "string" }, keep: { type: "boolean", default: false } },
+  options: {
+    only: { type: "string", multiple: true },
+    expected: { type: "string" },
+    keep: { type: "boolean", default: false },
+  },
 });
 const expectedDir = path.resolve(options.expected ?? path.join(HERE, "expected-failures"));
 const work = mkdtempSync(path.join(tmpdir(), "learn-mcp-conformance-"));
@@ -33,11 +39,26 @@ async function bundle(): Promise<{ everything: string; client: string }> {
   const entry = path.join(work, "everything-entry.mjs");
   const factory = roleProgram("SDK server over HTTP, its McpServer factory");
   const serve = path.join(HERE, "serve.ts");
-  writeFileSync(entry, `import { createServer } from ${JSON.stringify(factory)};\nimport { serveEverything } from ${JSON.stringify(serve)};\nserveEverything(createServer, process.argv.slice(2));\n`);
+  writeFileSync(
+    entry,
+    `import { createServer } from ${JSON.stringify(factory)};\nimport { serveEverything } ` +
+      `from ${JSON.stringify(serve)};\nserveEverything(createServer, process.argv.slice(2));\n`,
+  );
   const outputs = { everything: path.join(work, "everything.mjs"), client: path.join(work, "client.mjs") };
   // Bundled CommonJS packages call require(): the banner gives the ESM bundle one.
-  const banner = { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' };
-  const common = { bundle: true, platform: "node", format: "esm", target: "node20", banner, logLevel: "warning" } satisfies BuildOptions;
+  const banner = {
+    js:
+      'import { createRequire as __createRequire } from "node:module"; ' +
+      "const require = __createRequire(import.meta.url);",
+  };
+  const common = {
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    banner,
+    logLevel: "warning",
+  } satisfies BuildOptions;
   await Promise.all([
     build({ ...common, entryPoints: [entry], outfile: outputs.everything }),
     build({ ...common, entryPoints: [path.join(HERE, "client.ts")], outfile: outputs.client }),
@@ -68,11 +89,22 @@ function runSuite({ name, args, scored, watch }: Run): Promise<Result> {
   const started = Date.now();
   const requirements = scored && readFileSync(path.join(SUITE_DIR, "requirements", `${scored.revision}.yaml`), "utf8");
   const expected = path.join(expectedDir, `${name}.yaml`);
-  const suiteArgs = [...args, ...(existsSync(expected) ? ["--expected-failures", expected] : []), "-o", path.join(work, "results", name)];
-  // The suite needs Node 22 for fs.globSync, which only its tier-check command calls: node20-fs.mjs supplies it on Node 20.
-  const child = start(process.execPath, ["--import", pathToFileURL(path.join(HERE, "node20-fs.mjs")).href, SUITE, ...suiteArgs], work);
+  const suiteArgs = [
+    ...args,
+    ...(existsSync(expected) ? ["--expected-failures", expected] : []),
+    "-o",
+    path.join(work, "results", name),
+  ];
+  // The suite needs Node 22 for fs.globSync, which only its tier-check command calls: node20-fs.mjs supplies it on Node
+  // 20.
+  const child = start(
+    process.execPath,
+    ["--import", pathToFileURL(path.join(HERE, "node20-fs.mjs")).href, SUITE, ...suiteArgs],
+    work,
+  );
   let output = "";
-  for (const stream of [child.stdout!, child.stderr!]) stream.setEncoding("utf8").on("data", (text: string) => {
+  for (const stream of [child.stdout!, child.stderr!])
+    stream.setEncoding("utf8").on("data", (text: string) => {
       output += text;
       watch?.(output);
     });
@@ -81,8 +113,16 @@ function runSuite({ name, args, scored, watch }: Run): Promise<Result> {
       writeFileSync(path.join(work, `${name}.log`), output);
       const report = parseReport(output);
       // Without a revision's list, every scenario that ran must have run checks.
-      const required = scored ? requiredScenarios(requirements!, scored.side) : new Set(report?.scenarios.map((scenario) => scenario.name));
-      resolve({ name, report, problems: problems(status, report, required), output, seconds: (Date.now() - started) / 1000 });
+      const required = scored
+        ? requiredScenarios(requirements!, scored.side)
+        : new Set(report?.scenarios.map((scenario) => scenario.name));
+      resolve({
+        name,
+        report,
+        problems: problems(status, report, required),
+        output,
+        seconds: (Date.now() - started) / 1000,
+      });
     });
   });
 }
@@ -94,8 +134,14 @@ function failedChecks(name: string): string[] {
   const files = readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((file) => file.endsWith("checks.json"));
   return files.flatMap((file) => {
     const scenario = path.dirname(file).replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, "");
-    const checks = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as { id: string; status: string; errorMessage?: string }[];
-    return checks.filter((check) => check.status === "FAILURE").map((check) => `${scenario}:${check.id}: ${check.errorMessage ?? ""}`.slice(0, 240));
+    const checks = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as {
+      id: string;
+      status: string;
+      errorMessage?: string;
+    }[];
+    return checks
+      .filter((check) => check.status === "FAILURE")
+      .map((check) => `${scenario}:${check.id}: ${check.errorMessage ?? ""}`.slice(0, 240));
   });
 }
 
@@ -119,15 +165,29 @@ function plan(urls: { sdk: string; bridge: string }, client: string, authorizati
   const order = ["client", "bridge", "sdk-http", "authorization"];
   const server = (revision: string) => ({ side: "server", revision }) as const;
   return REVISIONS.flatMap((revision): Run[] => [
-    { name: `sdk-http-${revision}`, scored: server(revision), args: ["server", "--url", urls.sdk, "--requirements", revision] },
-    { name: `bridge-${revision}`, scored: server(revision), args: ["server", "--url", urls.bridge, "--requirements", revision] },
+    {
+      name: `sdk-http-${revision}`,
+      scored: server(revision),
+      args: ["server", "--url", urls.sdk, "--requirements", revision],
+    },
+    {
+      name: `bridge-${revision}`,
+      scored: server(revision),
+      args: ["server", "--url", urls.bridge, "--requirements", revision],
+    },
     // The suite starts every client scenario at once; on a loaded machine a client can wait long for the CPU, and its
     // 30 s default would read that as a hang. A client that does hang still fails, 4 minutes later.
-    { name: `client-${revision}`, scored: { side: "client", revision }, args: ["client", "--command", `${process.execPath} ${client}`, "--timeout", "240000", "--requirements", revision] },
+    {
+      name: `client-${revision}`,
+      scored: { side: "client", revision },
+      args: ["client", "--command", `${process.execPath} ${client}`, "--timeout", "240000", "--requirements", revision],
+    },
   ])
     .concat(authorization ?? [])
     .filter((run) => options.only === undefined || options.only.includes(run.name))
-    .sort((a, b) => order.findIndex((kind) => a.name.startsWith(kind)) - order.findIndex((kind) => b.name.startsWith(kind)));
+    .sort(
+      (a, b) => order.findIndex((kind) => a.name.startsWith(kind)) - order.findIndex((kind) => b.name.startsWith(kind)),
+    );
 }
 //#endregion
 
@@ -136,14 +196,38 @@ async function main(): Promise<number> {
   const bundles = await bundle();
   const wanted = (prefix: string) => options.only === undefined || options.only.some((name) => name.startsWith(prefix));
   const [sdk, bridge, authorization] = await Promise.all([
-    wanted("sdk-http") ? startServer("everything.ts over HTTP", process.execPath, [bundles.everything, "--port", "0"], work) : "",
-    wanted("bridge") ? startServer("the bridge", process.execPath, ["--import", TSX, roleProgram("Streamable HTTP bridge"), "--port", "0", "--", process.execPath, bundles.everything, "--stdio"], work) : "",
-    wanted("authorization") ? authorizationRun(TSX, work).then((run): Run => ({ name: "authorization", ...run })) : undefined,
+    wanted("sdk-http")
+      ? startServer("everything.ts over HTTP", process.execPath, [bundles.everything, "--port", "0"], work)
+      : "",
+    wanted("bridge")
+      ? startServer(
+          "the bridge",
+          process.execPath,
+          [
+            "--import",
+            TSX,
+            roleProgram("Streamable HTTP bridge"),
+            "--port",
+            "0",
+            "--",
+            process.execPath,
+            bundles.everything,
+            "--stdio",
+          ],
+          work,
+        )
+      : "",
+    wanted("authorization")
+      ? authorizationRun(TSX, work).then((run): Run => ({ name: "authorization", ...run }))
+      : undefined,
   ]);
   const results = await inTurns(plan({ sdk, bridge }, bundles.client, authorization), runSuite);
   let failed = 0;
   for (const { name, report, problems: why, output, seconds } of results) {
-    const totals = report ? `${report.passed} checks passed, ${report.failed} failed, ${report.warnings} warnings in ${report.scenarios.length} scenarios` : "no totals";
+    const totals = report
+      ? `${report.passed} checks passed, ${report.failed} failed, ` +
+        `${report.warnings} warnings in ${report.scenarios.length} scenarios`
+      : "no totals";
     console.log(`conformance ${name}: ${totals} (${seconds.toFixed(1)} s): ${why.length === 0 ? "PASSED" : "FAILED"}`);
     if (why.length === 0) continue;
     failed++;
@@ -166,7 +250,12 @@ async function finish(status: number): Promise<void> {
   else rmSync(work, { recursive: true, force: true });
   process.exit(status);
 }
-for (const [signal, status] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) process.on(signal, () => void finish(status));
+for (const [signal, status] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+  ["SIGHUP", 129],
+] as const)
+  process.on(signal, () => void finish(status));
 const fail = (error: Error) => {
   console.error(`conformance: ${error.stack ?? error.message}`);
   void finish(1);

@@ -1,6 +1,13 @@
 // The fixtures the official conformance suite calls by name, for both protocol eras: content tools, resources, prompts,
 // completion. Each returns what the suite's scenario description asks for, and nothing the tutorial's server needs.
-import { completable, fromJsonSchema, ResourceTemplate, type CallToolResult, type JsonSchemaType, type McpServer } from "@modelcontextprotocol/server";
+import {
+  completable,
+  fromJsonSchema,
+  ResourceTemplate,
+  type CallToolResult,
+  type JsonSchemaType,
+  type McpServer,
+} from "@modelcontextprotocol/server";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as z from "zod";
 
@@ -20,7 +27,8 @@ function silentWav(samples = 8, rate = 8000): string {
   header.writeUInt16LE(8, 34); // bits a sample
   header.write("data", 36);
   header.writeUInt32LE(samples, 40);
-  return Buffer.concat([header, Buffer.alloc(samples, 128)]).toString("base64"); // 8-bit PCM is unsigned: 128 is silence
+  // 8-bit PCM is unsigned: 128 is silence
+  return Buffer.concat([header, Buffer.alloc(samples, 128)]).toString("base64");
 }
 const WAV = silentWav();
 
@@ -29,7 +37,13 @@ const WAV = silentWav();
 const CONTACT_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   type: "object",
-  $defs: { address: { $anchor: "addressDef", type: "object", properties: { street: { type: "string" }, city: { type: "string" } } } },
+  $defs: {
+    address: {
+      $anchor: "addressDef",
+      type: "object",
+      properties: { street: { type: "string" }, city: { type: "string" } },
+    },
+  },
   properties: {
     name: { type: "string" },
     address: { $ref: "#/$defs/address" },
@@ -55,54 +69,120 @@ export function registerContentTools(server: McpServer): void {
   server.registerTool("test_image_content", { description: "Returns a 1x1 PNG.", inputSchema: noArguments }, () => ({
     content: [{ type: "image", data: PNG, mimeType: "image/png" }],
   }));
-  server.registerTool("test_audio_content", { description: "Returns a short silent WAV.", inputSchema: noArguments }, () => ({
-    content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }],
-  }));
-  server.registerTool("test_embedded_resource", { description: "Returns an embedded text resource.", inputSchema: noArguments }, () => ({
-    content: [{ type: "resource", resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." } }],
-  }));
-  server.registerTool("test_multiple_content_types", { description: "Returns text, an image and a resource.", inputSchema: noArguments }, () => ({
-    content: [
-      { type: "text", text: "Multiple content types test:" },
-      { type: "image", data: PNG, mimeType: "image/png" },
-      { type: "resource", resource: { uri: "test://mixed-content-resource", mimeType: "application/json", text: '{"test":"data","value":123}' } },
-    ],
-  }));
-  server.registerTool("test_error_handling", { description: "Always fails, as a tool result.", inputSchema: noArguments }, () => {
-    throw new Error("This tool intentionally returns an error for testing");
-  });
+  server.registerTool(
+    "test_audio_content",
+    { description: "Returns a short silent WAV.", inputSchema: noArguments },
+    () => ({
+      content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }],
+    }),
+  );
+  server.registerTool(
+    "test_embedded_resource",
+    { description: "Returns an embedded text resource.", inputSchema: noArguments },
+    () => ({
+      content: [
+        {
+          type: "resource",
+          resource: {
+            uri: "test://embedded-resource",
+            mimeType: "text/plain",
+            text: "This is an embedded resource content.",
+          },
+        },
+      ],
+    }),
+  );
+  server.registerTool(
+    "test_multiple_content_types",
+    { description: "Returns text, an image and a resource.", inputSchema: noArguments },
+    () => ({
+      content: [
+        { type: "text", text: "Multiple content types test:" },
+        { type: "image", data: PNG, mimeType: "image/png" },
+        {
+          type: "resource",
+          resource: {
+            uri: "test://mixed-content-resource",
+            mimeType: "application/json",
+            text: '{"test":"data","value":123}',
+          },
+        },
+      ],
+    }),
+  );
+  server.registerTool(
+    "test_error_handling",
+    { description: "Always fails, as a tool result.", inputSchema: noArguments },
+    () => {
+      throw new Error("This tool intentionally returns an error for testing");
+    },
+  );
   // SEP-1613/2106: a JSON Schema 2020-12 inputSchema, given as JSON so that tools/list shows every keyword unchanged.
   server.registerTool(
     "json_schema_2020_12_tool",
     { description: "Takes a contact in a JSON Schema 2020-12 schema.", inputSchema: fromJsonSchema(CONTACT_SCHEMA) },
     () => text("Contact accepted."),
   );
-  server.registerTool("test_tool_with_progress", { description: "Reports progress 0, 50, 100 of 100.", inputSchema: noArguments }, async (_args, ctx) => {
-    const progressToken = ctx.mcpReq._meta?.progressToken;
-    for (const progress of [0, 50, 100]) {
-      if (progress > 0) await sleep(50);
-      if (progressToken !== undefined) await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress, total: 100 } });
-    }
-    return text("Progress test completed.");
-  });
+  server.registerTool(
+    "test_tool_with_progress",
+    { description: "Reports progress 0, 50, 100 of 100.", inputSchema: noArguments },
+    async (_args, ctx) => {
+      const progressToken = ctx.mcpReq._meta?.progressToken;
+      for (const progress of [0, 50, 100]) {
+        if (progress > 0) await sleep(50);
+        if (progressToken !== undefined)
+          await ctx.mcpReq.notify({
+            method: "notifications/progress",
+            params: { progressToken, progress, total: 100 },
+          });
+      }
+      return text("Progress test completed.");
+    },
+  );
 }
 //#endregion
 
 //#region resources
 export function registerResources(server: McpServer): void {
-  server.registerResource("static-text", "test://static-text", { description: "A fixed text resource.", mimeType: "text/plain" }, (uri) => ({
-    contents: [{ uri: uri.href, mimeType: "text/plain", text: "This is the content of the static text resource." }],
-  }));
-  server.registerResource("static-binary", "test://static-binary", { description: "A fixed PNG.", mimeType: "image/png" }, (uri) => ({
-    contents: [{ uri: uri.href, mimeType: "image/png", blob: PNG }],
-  }));
-  server.registerResource("watched-resource", "test://watched-resource", { description: "A resource to subscribe to.", mimeType: "text/plain" }, (uri) => ({
-    contents: [{ uri: uri.href, mimeType: "text/plain", text: "Watched resource content." }],
-  }));
+  server.registerResource(
+    "static-text",
+    "test://static-text",
+    { description: "A fixed text resource.", mimeType: "text/plain" },
+    (uri) => ({
+      contents: [{ uri: uri.href, mimeType: "text/plain", text: "This is the content of the static text resource." }],
+    }),
+  );
+  server.registerResource(
+    "static-binary",
+    "test://static-binary",
+    { description: "A fixed PNG.", mimeType: "image/png" },
+    (uri) => ({
+      contents: [{ uri: uri.href, mimeType: "image/png", blob: PNG }],
+    }),
+  );
+  server.registerResource(
+    "watched-resource",
+    "test://watched-resource",
+    { description: "A resource to subscribe to.", mimeType: "text/plain" },
+    (uri) => ({
+      contents: [{ uri: uri.href, mimeType: "text/plain", text: "Watched resource content." }],
+    }),
+  );
   const template = new ResourceTemplate("test://template/{id}/data", { list: undefined });
-  server.registerResource("template-data", template, { description: "Data for any id.", mimeType: "application/json" }, (uri, { id }) => ({
-    contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }],
-  }));
+  server.registerResource(
+    "template-data",
+    template,
+    { description: "Data for any id.", mimeType: "application/json" },
+    (uri, { id }) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: "application/json",
+          text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+        },
+      ],
+    }),
+  );
 }
 //#endregion
 
@@ -112,18 +192,36 @@ export function registerPrompts(server: McpServer): void {
     messages: [{ role: "user", content: { type: "text", text: "This is a simple prompt for testing." } }],
   }));
   // completion/complete for arg1 is served from the completable schema: the suite's completion scenario asks for it.
-  const arg1 = completable(z.string().describe("First test argument"), (value) => ["paris", "park", "party"].filter((word) => word.startsWith(value)));
+  const arg1 = completable(z.string().describe("First test argument"), (value) =>
+    ["paris", "park", "party"].filter((word) => word.startsWith(value)),
+  );
   server.registerPrompt(
     "test_prompt_with_arguments",
-    { description: "A prompt with two arguments.", argsSchema: z.object({ arg1, arg2: z.string().describe("Second test argument") }) },
-    ({ arg1, arg2 }) => ({ messages: [{ role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } }] }),
+    {
+      description: "A prompt with two arguments.",
+      argsSchema: z.object({ arg1, arg2: z.string().describe("Second test argument") }),
+    },
+    ({ arg1, arg2 }) => ({
+      messages: [
+        { role: "user", content: { type: "text", text: `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'` } },
+      ],
+    }),
   );
   server.registerPrompt(
     "test_prompt_with_embedded_resource",
-    { description: "A prompt that embeds a resource.", argsSchema: z.object({ resourceUri: z.string().describe("URI of the resource to embed") }) },
+    {
+      description: "A prompt that embeds a resource.",
+      argsSchema: z.object({ resourceUri: z.string().describe("URI of the resource to embed") }),
+    },
     ({ resourceUri }) => ({
       messages: [
-        { role: "user", content: { type: "resource", resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." } } },
+        {
+          role: "user",
+          content: {
+            type: "resource",
+            resource: { uri: resourceUri, mimeType: "text/plain", text: "Embedded resource content for testing." },
+          },
+        },
         { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
       ],
     }),

@@ -9,7 +9,10 @@ export async function fetchOnFreshConnection(input: string | URL | Request, init
   } catch (error) {
     const code = ((error as Error).cause as { code?: string } | undefined)?.code ?? "";
     if (!(error instanceof TypeError) || !CLOSED_UNDER_US.includes(code)) throw error;
-    console.error(`[fetch] ${code} on a reused connection to ${String(input instanceof Request ? input.url : input)}; sending once more`);
+    console.error(
+      `[fetch] ${code} on a reused connection to ` +
+        `${String(input instanceof Request ? input.url : input)}; sending once more`,
+    );
     return fetch(input, init);
   }
 }

@@ -21,15 +21,23 @@ const DEFAULTS_SCHEMA: Schema = {
 };
 
 // SEP-1330: the five ways to write a choice, single and multiple, titled and not (and the deprecated enumNames).
-const titled = (prefix: string, titles: string[]) => titles.map((title, index) => ({ const: `${prefix}${index + 1}`, title }));
+const titled = (prefix: string, titles: string[]) =>
+  titles.map((title, index) => ({ const: `${prefix}${index + 1}`, title }));
 const ENUMS_SCHEMA = {
   type: "object",
   properties: {
     untitledSingle: { type: "string", enum: ["option1", "option2", "option3"] },
     titledSingle: { type: "string", oneOf: titled("value", ["First Option", "Second Option", "Third Option"]) },
-    legacyEnum: { type: "string", enum: ["opt1", "opt2", "opt3"], enumNames: ["Option One", "Option Two", "Option Three"] },
+    legacyEnum: {
+      type: "string",
+      enum: ["opt1", "opt2", "opt3"],
+      enumNames: ["Option One", "Option Two", "Option Three"],
+    },
     untitledMulti: { type: "array", items: { type: "string", enum: ["option1", "option2", "option3"] } },
-    titledMulti: { type: "array", items: { anyOf: titled("value", ["First Choice", "Second Choice", "Third Choice"]) } },
+    titledMulti: {
+      type: "array",
+      items: { anyOf: titled("value", ["First Choice", "Second Choice", "Third Choice"]) },
+    },
   },
 } as Schema;
 
@@ -40,14 +48,18 @@ async function elicitAndReport(ctx: ServerContext, message: string, requestedSch
 
 //#region tools
 export function registerLegacyTools(server: McpServer): void {
-  server.registerTool("test_tool_with_logging", { description: "Logs three messages at info level.", inputSchema: noArguments }, async (_args, ctx) => {
-    await ctx.mcpReq.log("info", "Tool execution started");
-    await sleep(50);
-    await ctx.mcpReq.log("info", "Tool processing data");
-    await sleep(50);
-    await ctx.mcpReq.log("info", "Tool execution completed");
-    return text("Logging test completed.");
-  });
+  server.registerTool(
+    "test_tool_with_logging",
+    { description: "Logs three messages at info level.", inputSchema: noArguments },
+    async (_args, ctx) => {
+      await ctx.mcpReq.log("info", "Tool execution started");
+      await sleep(50);
+      await ctx.mcpReq.log("info", "Tool processing data");
+      await sleep(50);
+      await ctx.mcpReq.log("info", "Tool execution completed");
+      return text("Logging test completed.");
+    },
+  );
   server.registerTool(
     "test_sampling",
     { description: "Asks the client's model to answer a prompt.", inputSchema: z.object({ prompt: z.string() }) },
@@ -55,27 +67,39 @@ export function registerLegacyTools(server: McpServer): void {
       const messages = [{ role: "user" as const, content: { type: "text" as const, text: prompt } }];
       const { content } = await ctx.mcpReq.requestSampling({ messages, maxTokens: 100 });
       const answer = Array.isArray(content) ? content : [content];
-      return text(`LLM response: ${answer.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("")}`);
+      return text(
+        `LLM response: ${answer.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("")}`,
+      );
     },
   );
   server.registerTool(
     "test_elicitation",
-    { description: "Asks the user for a username and an email address.", inputSchema: z.object({ message: z.string() }) },
+    {
+      description: "Asks the user for a username and an email address.",
+      inputSchema: z.object({ message: z.string() }),
+    },
     async ({ message }, ctx) => {
       const requestedSchema: Schema = {
         type: "object",
-        properties: { username: { type: "string", description: "User's response" }, email: { type: "string", description: "User's email address" } },
+        properties: {
+          username: { type: "string", description: "User's response" },
+          email: { type: "string", description: "User's email address" },
+        },
         required: ["username", "email"],
       };
       const { action, content } = await ctx.mcpReq.elicitInput({ mode: "form", message, requestedSchema });
       return text(`User response: action=${action}, content=${JSON.stringify(content ?? {})}`);
     },
   );
-  server.registerTool("test_elicitation_sep1034_defaults", { description: "Elicits with defaults.", inputSchema: noArguments }, (_args, ctx) =>
-    elicitAndReport(ctx, "Please review your details (defaults filled in)", DEFAULTS_SCHEMA),
+  server.registerTool(
+    "test_elicitation_sep1034_defaults",
+    { description: "Elicits with defaults.", inputSchema: noArguments },
+    (_args, ctx) => elicitAndReport(ctx, "Please review your details (defaults filled in)", DEFAULTS_SCHEMA),
   );
-  server.registerTool("test_elicitation_sep1330_enums", { description: "Elicits every kind of choice.", inputSchema: noArguments }, (_args, ctx) =>
-    elicitAndReport(ctx, "Please pick your options", ENUMS_SCHEMA),
+  server.registerTool(
+    "test_elicitation_sep1330_enums",
+    { description: "Elicits every kind of choice.", inputSchema: noArguments },
+    (_args, ctx) => elicitAndReport(ctx, "Please pick your options", ENUMS_SCHEMA),
   );
 }
 //#endregion

@@ -1,6 +1,7 @@
-// Lets the conformance suite start on Node 20: it imports fs.globSync (Node 22), which only its tier-check command calls.
-// Chosen over a node@22 npm package by measurement: that costs ~8 s and 185 MB per fresh install, this nothing, and
-// every run's totals came out the same on Node 22 as on Node 20 with this. Use: `node --import node20-fs.mjs suite.js`.
+// Lets the conformance suite start on Node 20: it imports fs.globSync (Node 22), which only its tier-check command
+// calls. Chosen over a node@22 npm package by measurement: that costs ~8 s and 185 MB per fresh install, this nothing,
+// and every run's totals came out the same on Node 22 as on Node 20 with this. Use: `node --import node20-fs.mjs
+// suite.js`.
 import * as fs from "node:fs";
 import { register } from "node:module";
 import { isMainThread } from "node:worker_threads";

@@ -1,6 +1,6 @@
-// The conformance client's OAuthClientProvider: everything kept in memory, and a "browser" that follows the authorization
-// URL itself. The suite's authorization servers approve at once and redirect to the callback with the code, so no
-// person and no listening callback server are needed: the Location header is the callback.
+// The conformance client's OAuthClientProvider: everything kept in memory, and a "browser" that follows the
+// authorization URL itself. The suite's authorization servers approve at once and redirect to the callback with the
+// code, so no person and no listening callback server are needed: the Location header is the callback.
 import type {
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -10,7 +10,8 @@ import type {
   StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
 
-// The suite's fixed client ID metadata document URL: its authorization servers that support CIMD accept it as a client_id.
+// The suite's fixed client ID metadata document URL: its authorization servers that support CIMD accept it as a
+// client_id.
 const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
 const REDIRECT_URL = "http://localhost:3000/callback";
 
@@ -36,11 +37,18 @@ export class ScriptedOAuthProvider implements OAuthClientProvider {
 
   get clientMetadata(): OAuthClientMetadata {
     // A command-line client is a native application (SEP-837).
-    return { client_name: "learn-mcp-conformance-client", redirect_uris: [REDIRECT_URL], grant_types: ["authorization_code", "refresh_token"], response_types: ["code"], application_type: "native" };
+    return {
+      client_name: "learn-mcp-conformance-client",
+      redirect_uris: [REDIRECT_URL],
+      grant_types: ["authorization_code", "refresh_token"],
+      response_types: ["code"],
+      application_type: "native",
+    };
   }
 
   clientInformation = (ctx?: Context) => this.#clients.get(ctx?.issuer ?? "") ?? this.#clients.get("");
-  saveClientInformation = (client: StoredOAuthClientInformation, ctx?: Context) => void this.#clients.set(ctx?.issuer ?? "", client);
+  saveClientInformation = (client: StoredOAuthClientInformation, ctx?: Context) =>
+    void this.#clients.set(ctx?.issuer ?? "", client);
   // Without a ctx the transport asks for the bearer token to send: the latest one.
   tokens = (ctx?: Context) => (ctx === undefined ? this.#latestTokens : this.#tokens.get(ctx.issuer ?? ""));
   saveTokens = (tokens: StoredOAuthTokens, ctx?: Context) => {
@@ -62,7 +70,9 @@ export class ScriptedOAuthProvider implements OAuthClientProvider {
     this.#callback = new URL(location, authorizationUrl).searchParams;
   }
 
-  /** The callback's parameters (code, state, iss) once, for transport.finishAuth(); undefined if no redirect happened. */
+  /**
+   * The callback's parameters (code, state, iss) once, for transport.finishAuth(); undefined if no redirect happened.
+   */
   takeCallback(): URLSearchParams | undefined {
     const callback = this.#callback;
     this.#callback = undefined;

@@ -24,7 +24,8 @@ function signalGroup(group: number, signal: NodeJS.Signals | 0): boolean {
 /** SIGTERM to every group started, then SIGKILL to those with anything left 5 s later. */
 export async function stopAll(): Promise<void> {
   for (const group of groups) if (!signalGroup(group, "SIGTERM")) groups.delete(group);
-  for (let waited = 0; waited < 5000 && [...groups].some((group) => signalGroup(group, 0)); waited += 50) await sleep(50);
+  for (let waited = 0; waited < 5000 && [...groups].some((group) => signalGroup(group, 0)); waited += 50)
+    await sleep(50);
   for (const group of groups) signalGroup(group, "SIGKILL");
   groups.clear();
 }
@@ -39,7 +40,7 @@ export function startServer(name: string, command: string, args: string[], cwd: 
     child.stderr!.setEncoding("utf8").on("data", (text: string) => {
       log = (log + text).slice(-20_000);
       const url = /listening on (http:\/\/\S+)/.exec(log)?.[1];
-      if (url) clearTimeout(timer), resolve(url);
+      if (url) (clearTimeout(timer), resolve(url));
     });
     child.on("exit", (status) => reject(new Error(`${name} exited (status ${status}) before it listened:\n${log}`)));
   });

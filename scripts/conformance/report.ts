@@ -49,12 +49,23 @@ export function requiredScenarios(requirementsYaml: string, side: "server" | "cl
   return names;
 }
 
-/** Why a finished run does not pass, or an empty list: the suite's own exit status, and required scenarios with no checks. */
+/**
+ * Why a finished run does not pass, or an empty list: the suite's own exit status, and required scenarios with no
+ * checks.
+ */
 export function problems(status: number | null, report: Report | undefined, required: Set<string>): string[] {
   if (!report) return [`the suite printed no summary (exit status ${status})`];
-  const empty = report.scenarios.filter((scenario) => required.has(scenario.name) && scenario.passed + scenario.failed === 0);
+  const empty = report.scenarios.filter(
+    (scenario) => required.has(scenario.name) && scenario.passed + scenario.failed === 0,
+  );
   return [
-    ...(status === 0 ? [] : [`the suite exited with status ${status}: a failure not in the expected-failures file, or a stale entry there`]),
-    ...empty.map((scenario) => `${scenario.name} ran no check: the client or server under test crashed or never answered`),
+    ...(status === 0
+      ? []
+      : [
+          `the suite exited with status ${status}: a failure not in the expected-failures file, or a stale entry there`,
+        ]),
+    ...empty.map(
+      (scenario) => `${scenario.name} ran no check: the client or server under test crashed or never answered`,
+    ),
   ];
 }

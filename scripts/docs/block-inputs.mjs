@@ -11,7 +11,14 @@ import { findStep, isTestFile, listStepFiles, listSteps, previousStep } from "..
 export class Undetermined extends Error {}
 
 // The modules that shape a command block's body. They run from this checkout whatever --root names.
-const TOOL_FILES = ["generate.mjs", "docblocks.mjs", "normalize.mjs", "diff-marker.mjs", "regions.mjs", "exercise-section.mjs"];
+const TOOL_FILES = [
+  "generate.mjs",
+  "docblocks.mjs",
+  "normalize.mjs",
+  "diff-marker.mjs",
+  "regions.mjs",
+  "exercise-section.mjs",
+];
 const IGNORED = (rel) => rel.endsWith(".log") || path.posix.basename(rel) === ".DS_Store";
 // A word that may be a repository path: not after "/" (absolute), "$" (a variable) or a word character.
 const PATH_WORD = /(?<![\w.@/$-])[\w.@-][\w.@/-]*/g;
@@ -109,7 +116,8 @@ function addExercise(inputs, root, arg) {
   [step, before].forEach((one) => addStep(inputs, one));
   for (const folder of ["exercise", "shared"]) {
     const dir = path.join(root, "steps", "runner", folder);
-    for (const file of existsSync(dir) ? filesBelow(dir) : []) if (!isTestFile(posix(path.relative(dir, file)))) inputs.file(file);
+    for (const file of existsSync(dir) ? filesBelow(dir) : [])
+      if (!isTestFile(posix(path.relative(dir, file)))) inputs.file(file);
   }
   inputs.file(path.join(root, "tsconfig.base.json"));
 }

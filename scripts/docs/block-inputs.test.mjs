@@ -34,7 +34,8 @@ function makeRoot() {
     "scripts/tool/print.mjs": 'import "./lib.mjs";\n',
     "scripts/tool/lib.mjs": "export {};\n",
     "scripts/tool/data.json": "{}\n",
-    "scripts/tool/versions.mjs": "const at = (name) => new URL(`../node_modules/${name}/package.json`, import.meta.url);\n",
+    "scripts/tool/versions.mjs":
+      "const at = (name) => new URL(`../node_modules/${name}/package.json`, import.meta.url);\n",
     "scripts/node_modules/.bin/tsx": "#!/bin/sh\nexec /old/checkout/tsx\n",
     "pnpm-lock.yaml": "lockfileVersion: '9.0'\n",
     "docs/02-two.md": "# Two\n",
@@ -95,11 +96,15 @@ describe("the inputs of run and wire blocks", () => {
     const copy = path.join(mkdtempSync(path.join(os.tmpdir(), "docs-inputs-copy-")), "elsewhere");
     dirs.push(path.dirname(copy));
     cpSync(root, copy, { recursive: true });
-    expect(inputsReader(copy)({ kind: "run", args: "2" }).digest).toBe(inputsReader(root)({ kind: "run", args: "2" }).digest);
+    expect(inputsReader(copy)({ kind: "run", args: "2" }).digest).toBe(
+      inputsReader(root)({ kind: "run", args: "2" }).digest,
+    );
   });
 
   it("cannot be determined for a step that does not exist", () => {
-    expect(inputsReader(makeRoot())({ kind: "run", args: "7" })).toEqual({ undetermined: expect.stringContaining("no step 7") });
+    expect(inputsReader(makeRoot())({ kind: "run", args: "7" })).toEqual({
+      undetermined: expect.stringContaining("no step 7"),
+    });
   });
 });
 

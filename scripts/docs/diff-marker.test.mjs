@@ -69,7 +69,11 @@ function write(dir, rel, text) {
 
 const fence = (...lines) => ["```diff", ...lines, "```"].join("\n");
 const body = async (args) => (await generate({ kind: "diff", args }, root)).join("\n");
-const failure = (args) => generate({ kind: "diff", args }, root).then(() => "(no error)", (error) => error.message);
+const failure = (args) =>
+  generate({ kind: "diff", args }, root).then(
+    () => "(no error)",
+    (error) => error.message,
+  );
 
 beforeAll(() => {
   root = makeRoot();

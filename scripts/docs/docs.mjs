@@ -20,14 +20,19 @@ function parseArgs(argv) {
   const rest = flags.filter((arg) => arg !== "--force");
   const rootAt = rest.indexOf("--root");
   const root = rootAt === -1 ? REPO_ROOT : path.resolve(rest.splice(rootAt, 2)[1]);
-  if (mode !== "sync" && mode !== "check") throw new Error("usage: docs.mjs sync|check [--force] [--root DIR] [FILE...]");
+  if (mode !== "sync" && mode !== "check")
+    throw new Error("usage: docs.mjs sync|check [--force] [--root DIR] [FILE...]");
   const files = rest.map((file) => path.relative(root, path.resolve(root, file)));
   return { mode, root, files, force: flags.includes("--force") };
 }
 
 function listDocs(root) {
   const docsDir = path.join(root, "docs");
-  const chapters = existsSync(docsDir) ? readdirSync(docsDir).filter((name) => name.endsWith(".md")).sort() : [];
+  const chapters = existsSync(docsDir)
+    ? readdirSync(docsDir)
+        .filter((name) => name.endsWith(".md"))
+        .sort()
+    : [];
   const docs = chapters.map((name) => `docs/${name}`);
   return existsSync(path.join(root, "README.md")) ? [...docs, "README.md"] : docs;
 }
@@ -51,7 +56,9 @@ async function mapLimited(items, limit, task) {
 // that demo times are measured against is taken first, alone, and only when a demo is going to run.
 async function generateAll(blocks, root, accepted) {
   const unique = [...new Map(blocks.map((block) => [keyOf(block), block])).values()];
-  const bareMs = unique.some((block) => block.kind === "run" && !accepted(block)) ? await measureBareStart() : undefined;
+  const bareMs = unique.some((block) => block.kind === "run" && !accepted(block))
+    ? await measureBareStart()
+    : undefined;
   const results = new Map();
   const settle = async (block) => {
     if (accepted(block)) return results.set(keyOf(block), { body: block.body, accepted: true });
@@ -66,7 +73,11 @@ async function generateAll(blocks, root, accepted) {
   await Promise.all(unique.filter((block) => !isCommand(block.kind)).map(settle));
   // Demos one at a time, so that the time each records is its own, not shared with another command's.
   for (const block of unique.filter((block) => block.kind === "run")) await settle(block);
-  await mapLimited(unique.filter((block) => isCommand(block.kind) && block.kind !== "run"), CONCURRENCY, settle);
+  await mapLimited(
+    unique.filter((block) => isCommand(block.kind) && block.kind !== "run"),
+    CONCURRENCY,
+    settle,
+  );
   return (key) => results.get(key);
 }
 
@@ -148,7 +159,11 @@ async function main() {
   const texts = docs.map((doc) => readFileSync(path.join(root, doc), "utf8"));
   const blocks = texts.flatMap(blocksOf);
   const recorded = readSidecar(root);
-  const plans = planBlocks(blocks.filter((block) => isCommand(block.kind)), recorded, inputsReader(root));
+  const plans = planBlocks(
+    blocks.filter((block) => isCommand(block.kind)),
+    recorded,
+    inputsReader(root),
+  );
   const resultOf = await generateAll(blocks, root, (block) => !force && plans.get(keyOf(block))?.accepted === true);
   const judged = docs.map((doc, i) => judgeDoc(doc, texts[i], resultOf));
   judged.forEach((doc, i) => doc.problems.push(...chapterBlankProblems(root, docs[i], texts[i])));

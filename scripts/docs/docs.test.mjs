@@ -60,7 +60,10 @@ describe("docs.mjs check and sync", { timeout: 30_000 }, () => {
 
   it("reports a stale code block with a diff, and sync rewrites it", () => {
     const root = makeRoot(upToDate);
-    writeFileSync(path.join(root, "src/greet.ts"), "//#region greet\nexport const greet = () => 'hello';\n//#endregion\n");
+    writeFileSync(
+      path.join(root, "src/greet.ts"),
+      "//#region greet\nexport const greet = () => 'hello';\n//#endregion\n",
+    );
     const stale = docs(root, "check");
     expect(stale.status).toBe(1);
     expect(stale.output).toContain("stale: docs/01-x.md:2 <!-- gen code src/greet.ts#greet -->");
@@ -99,7 +102,7 @@ describe("docs.mjs runner blocks", { timeout: 30_000 }, () => {
   // A stand-in runner: prints its arguments and a normalisable line on stdout, noise on stderr, fails for step 9.
   const runner = [
     'const args = process.argv.slice(2).join(" ");',
-    'console.log(`ran ${args} in 12 ms from ${process.cwd()}`);',
+    "console.log(`ran ${args} in 12 ms from ${process.cwd()}`);",
     'console.error("stderr is not shown");',
     'if (args.startsWith("9")) { console.error("step 9 broke"); process.exit(1); }',
   ].join("\n");

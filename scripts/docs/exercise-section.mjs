@@ -37,14 +37,27 @@ export function exerciseSection(arg, root) {
   const lines = commands.map(([command, what]) => `${command.padEnd(width)}  # ${what}`);
   const count = blanks.length === 1 ? "one blank" : `${blanks.length} blanks`;
   const starts = fromMine || previous.number === 1 ? [] : ["", partStart(step, previous)];
-  return [...fenced(lines.join("\n"), "sh"), ...starts, "", `The exercise has ${count}:`, "", ...blanks.map((blank) => blankLine(blank, previous))];
+  return [
+    ...fenced(lines.join("\n"), "sh"),
+    ...starts,
+    "",
+    `The exercise has ${count}:`,
+    "",
+    ...blanks.map((blank) => blankLine(blank, previous)),
+  ];
 }
 
 const partStart = (step, previous) =>
-  `Step ${step.id} is the first of the part "${step.lesson.part}": its exercise starts from the reference step ${previous.id}, not from your own.`;
+  `Step ${step.id} is the first of the part "${step.lesson.part}": its ` +
+  `exercise starts from the reference step ${previous.id}, not from your own.`;
 
 function blankLine(blank, previous) {
-  const start = blank.start === "previous" ? `, changed (it starts as step ${previous.id} has it)` : blank.change === "changed" ? ", changed (it starts blank)" : "";
+  const start =
+    blank.start === "previous"
+      ? `, changed (it starts as step ${previous.id} has it)`
+      : blank.change === "changed"
+        ? ", changed (it starts blank)"
+        : "";
   return `- \`${blank.name}\` in \`${blank.file}\`${start}${blank.doc ? `: ${blank.doc}` : ""}`;
 }
 //#endregion
@@ -58,8 +71,13 @@ export function unexplainedBlanks(step, blanks, chapter) {
   const { lines, blocks } = parseDoc(chapter);
   const listed = blocks.some((block) => block.kind === "exercise" && findStep([step], block.args) === step);
   const shown = blocks.filter((block) => block.kind === "code" && block.args.startsWith(`steps/${step.folder}/`));
-  const ranges = shown.map((block) => shownRange(step, block.args.slice(`steps/${step.folder}/`.length))).filter(Boolean);
-  return blanks.filter((blank) => !(listed && blank.doc) && !ranges.some((range) => range.file === blank.file && holds(range, step, blank)));
+  const ranges = shown
+    .map((block) => shownRange(step, block.args.slice(`steps/${step.folder}/`.length)))
+    .filter(Boolean);
+  return blanks.filter(
+    (blank) =>
+      !(listed && blank.doc) && !ranges.some((range) => range.file === blank.file && holds(range, step, blank)),
+  );
 }
 
 // The lines a `gen code` block shows, as 0-based indexes of the lines around them; undefined when it shows nothing.
@@ -79,7 +97,9 @@ function holds(range, step, blank) {
   const file = parse(blank.file, readStepFile(step.dir, blank.file));
   const found = declarationsOf(file).find((declaration) => declaration.name === blank.name);
   const lineOf = (pos) => file.getLineAndCharacterOfPosition(pos).line;
-  return found !== undefined && range.open < lineOf(found.outer.getStart(file)) && lineOf(found.outer.end) < range.close;
+  return (
+    found !== undefined && range.open < lineOf(found.outer.getStart(file)) && lineOf(found.outer.end) < range.close
+  );
 }
 
 /** What docs:check says of a chapter's blanks: each one a learner cannot find, and a missing section. */
@@ -97,7 +117,10 @@ export function chapterBlankProblems(root, doc, text) {
   }
   // Without the section, a blank with a doc comment is listed nowhere; the missing section says so once for all.
   for (const blank of unexplainedBlanks(step, blanks, text).filter((blank) => !blank.doc)) {
-    problems.push(`${doc}: step ${step.id}'s blank ${blank.id} has no doc comment and lies in no region the chapter shows; give it a one-line doc comment`);
+    problems.push(
+      `${doc}: step ${step.id}'s blank ${blank.id} has no doc comment and ` +
+        `lies in no region the chapter shows; give it a one-line doc comment`,
+    );
   }
   return problems;
 }

@@ -10,9 +10,21 @@ import { listStepFiles, listSteps } from "../../steps/runner/shared/repo.mjs";
 
 const DOCS = path.join(import.meta.dirname, "docs.mjs");
 const roots = [];
-const TSCONFIG = JSON.stringify({ compilerOptions: { strict: true, noEmit: true, skipLibCheck: true, types: [], lib: ["es2022"], target: "es2022", module: "preserve" }, include: ["src"] });
+const TSCONFIG = JSON.stringify({
+  compilerOptions: {
+    strict: true,
+    noEmit: true,
+    skipLibCheck: true,
+    types: [],
+    lib: ["es2022"],
+    target: "es2022",
+    module: "preserve",
+  },
+  include: ["src"],
+});
 const SUM = "export function sum(numbers: number[]): number {\n  return numbers.reduce((a, b) => a + b, 0);\n}\n";
-const MEAN = "//#region mean\nexport function mean(numbers: number[]): number {\n  return sum(numbers) / numbers.length;\n}\n//#endregion\n";
+const MEAN =
+  "//#region mean\nexport function mean(numbers: number[]): number {\n  return sum(numbers) / numbers.length;\n}\n//#endregion\n";
 
 function write(root, rel, text) {
   mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
@@ -40,8 +52,10 @@ function makeRoot(part3 = "by hand over stdio") {
 }
 
 const stepOf = (root, id) => listSteps(path.join(root, "steps")).find((step) => step.id === id);
-const blanksOf = (root, id, prev) => findBlanks(stepOf(root, id).dir, stepOf(root, prev).dir, listStepFiles(stepOf(root, id).dir));
-const chapter = (id, ...markers) => [`# ${id}`, ...markers.flatMap((marker) => [`<!-- gen ${marker} -->`, "<!-- /gen -->"]), ""].join("\n");
+const blanksOf = (root, id, prev) =>
+  findBlanks(stepOf(root, id).dir, stepOf(root, prev).dir, listStepFiles(stepOf(root, id).dir));
+const chapter = (id, ...markers) =>
+  [`# ${id}`, ...markers.flatMap((marker) => [`<!-- gen ${marker} -->`, "<!-- /gen -->"]), ""].join("\n");
 
 afterEach(() => {
   for (const root of roots.splice(0)) rmSync(root, { recursive: true, force: true });
@@ -78,7 +92,9 @@ describe("exerciseSection", { timeout: 60_000 }, () => {
   it("says that the first step of a part starts from the reference", () => {
     const lines = exerciseSection("3", makeRoot("with the SDK"));
     expect(lines.join("\n")).not.toContain("--from-mine");
-    expect(lines).toContain('Step 03 is the first of the part "with the SDK": its exercise starts from the reference step 02, not from your own.');
+    expect(lines).toContain(
+      'Step 03 is the first of the part "with the SDK": its exercise starts from the reference step 02, not from your own.',
+    );
   });
 
   it("refuses step 01 and a step that does not exist", () => {
@@ -92,7 +108,9 @@ describe("unexplainedBlanks and chapterBlankProblems", { timeout: 60_000 }, () =
   it("accepts a blank its chapter shows in a region, or one with a doc comment that the section lists", () => {
     const root = makeRoot();
     const shown = chapter("02", "code steps/02-sum/src/sum.ts#mean", "exercise 02");
-    expect(unexplainedBlanks(stepOf(root, "02"), blanksOf(root, "02", "01"), shown).map((blank) => blank.id)).toEqual(["src/sum.ts#half"]);
+    expect(unexplainedBlanks(stepOf(root, "02"), blanksOf(root, "02", "01"), shown).map((blank) => blank.id)).toEqual([
+      "src/sum.ts#half",
+    ]);
     const whole = chapter("02", "code steps/02-sum/src/sum.ts", "exercise 02");
     expect(unexplainedBlanks(stepOf(root, "02"), blanksOf(root, "02", "01"), whole)).toEqual([]);
     // Another step's listing of the same file shows none of this step's code.
@@ -104,7 +122,9 @@ describe("unexplainedBlanks and chapterBlankProblems", { timeout: 60_000 }, () =
 
   it("names the step and the blank, and a chapter without its section", () => {
     const root = makeRoot();
-    expect(chapterBlankProblems(root, "docs/02-sum.md", chapter("02", "code steps/02-sum/src/sum.ts#mean", "exercise 02"))).toEqual([
+    expect(
+      chapterBlankProblems(root, "docs/02-sum.md", chapter("02", "code steps/02-sum/src/sum.ts#mean", "exercise 02")),
+    ).toEqual([
       "docs/02-sum.md: step 02's blank src/sum.ts#half has no doc comment and lies in no region the chapter shows; give it a one-line doc comment",
     ]);
     expect(chapterBlankProblems(root, "docs/03-more.md", chapter("03"))).toEqual([
@@ -120,7 +140,9 @@ describe("unexplainedBlanks and chapterBlankProblems", { timeout: 60_000 }, () =
     write(root, "docs/02-sum.md", chapter("02", "exercise 2"));
     const run = (mode) => spawnSync(process.execPath, [DOCS, mode, "--root", root], { encoding: "utf8" });
     const sync = run("sync");
-    expect(readFileSync(path.join(root, "docs/03-more.md"), "utf8")).toContain("- `double` in `src/sum.ts`: Twice `n`.\n<!-- /gen -->");
+    expect(readFileSync(path.join(root, "docs/03-more.md"), "utf8")).toContain(
+      "- `double` in `src/sum.ts`: Twice `n`.\n<!-- /gen -->",
+    );
     expect(sync.stdout).toContain("error: docs/02-sum.md: step 02's blank src/sum.ts#mean has no doc comment");
     expect(sync.stdout).toContain("error: docs/02-sum.md: step 02's blank src/sum.ts#half has no doc comment");
     expect(sync.stdout).not.toContain("docs/03-more.md: step 03's blank");

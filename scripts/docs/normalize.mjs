@@ -4,7 +4,6 @@ import os from "node:os";
 import path from "node:path";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
-
 const escape = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 // One path segment in running text ends at "/", whitespace, quotes, brackets, ":" (file:line) or ",".
@@ -12,7 +11,11 @@ const SEGMENT = "[^/\\s\"'`,:;()\\[\\]{}<>]+";
 
 function tempRoots() {
   const roots = new Set(["/tmp", os.tmpdir(), privateTmp()]);
-  return [...roots].filter(Boolean).sort((a, b) => b.length - a.length).map(escape).join("|");
+  return [...roots]
+    .filter(Boolean)
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join("|");
 }
 
 // macOS reports /var/folders/... but processes print /private/var/folders/...; both are temporary.

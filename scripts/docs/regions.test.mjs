@@ -34,7 +34,9 @@ describe("extractRegion", () => {
   });
 
   it("rejects a region name used twice", () => {
-    expect(() => extractRegion("//#region a\n//#endregion\n//#region a\n//#endregion\n", "a")).toThrow("opened 2 times");
+    expect(() => extractRegion("//#region a\n//#endregion\n//#region a\n//#endregion\n", "a")).toThrow(
+      "opened 2 times",
+    );
   });
 
   it("does not take a region whose name only starts with the wanted one", () => {
@@ -44,7 +46,9 @@ describe("extractRegion", () => {
 
 describe("wholeFile", () => {
   it("drops every marker line and keeps everything else", () => {
-    expect(wholeFile(source)).toBe("// header\nexport function f() {\n  const a = 1;\n    const b = 2;\n  return a + b;\n}");
+    expect(wholeFile(source)).toBe(
+      "// header\nexport function f() {\n  const a = 1;\n    const b = 2;\n  return a + b;\n}",
+    );
   });
 });
 

@@ -18,7 +18,9 @@ export function readSidecar(root) {
   try {
     const { blocks } = JSON.parse(readFileSync(file, "utf8"));
     const valid = Object.entries(blocks).filter(([, entry]) => isDigest(entry?.inputs) && isDigest(entry?.body));
-    return new Map(valid.map(([key, { inputs, body, timing }]) => [key, { inputs, body, ...(isTiming(timing) && { timing }) }]));
+    return new Map(
+      valid.map(([key, { inputs, body, timing }]) => [key, { inputs, body, ...(isTiming(timing) && { timing }) }]),
+    );
   } catch {
     return new Map();
   }
@@ -75,6 +77,7 @@ export function nextEntries(plans, resultOf, recorded, { all }) {
 /** How many markers `next` records differently from `recorded`, dropped ones included. */
 export function differences(recorded, next) {
   const keys = new Set([...recorded.keys(), ...next.keys()]);
-  const same = (key) => recorded.get(key)?.inputs === next.get(key)?.inputs && recorded.get(key)?.body === next.get(key)?.body;
+  const same = (key) =>
+    recorded.get(key)?.inputs === next.get(key)?.inputs && recorded.get(key)?.body === next.get(key)?.body;
   return [...keys].filter((key) => !same(key)).length;
 }

@@ -79,7 +79,11 @@ describe("docs:check with docs/.generated.json", { timeout: SLOW }, () => {
     expect(ran()).toEqual(["say", "say"]);
 
     expect(docs(root, "sync").status).toBe(0);
-    write(root, "tools/say.mjs", 'import { word } from "./word.mjs";\n// A comment changes no output.\nconsole.log(word);\n');
+    write(
+      root,
+      "tools/say.mjs",
+      'import { word } from "./word.mjs";\n// A comment changes no output.\nconsole.log(word);\n',
+    );
     const named = docs(root, "check");
     expect(named.status).toBe(0);
     expect(named.output).toContain("1 commands run, 0 accepted unchanged, 1 not as recorded in docs/.generated.json");

@@ -17,7 +17,9 @@ function timeStart(args) {
     const started = performance.now();
     const child = spawn(process.execPath, args, { stdio: "ignore" });
     child.on("error", reject);
-    child.on("close", (status) => (status === 0 ? resolve(performance.now() - started) : reject(new Error(`bare start exited ${status}`))));
+    child.on("close", (status) =>
+      status === 0 ? resolve(performance.now() - started) : reject(new Error(`bare start exited ${status}`)),
+    );
   });
 }
 
@@ -46,7 +48,10 @@ export const asMultiples = ({ firstByteMs, elapsedMs }, bareMs) => ({
 /** What a recorded timing misses of the targets, as short phrases; empty when it meets both. */
 export function missedTargets(timing) {
   const missed = [];
-  for (const [name, label] of [["firstByte", "first byte"], ["end", "end"]]) {
+  for (const [name, label] of [
+    ["firstByte", "first byte"],
+    ["end", "end"],
+  ]) {
     const { starts, floorMs } = TARGETS[name];
     const allowed = Math.max(starts, floorMs / timing.bareMs);
     if (timing[name] > allowed) missed.push(`${label} at ${timing[name]}x a bare start (target ${round(allowed)}x)`);

@@ -121,7 +121,9 @@ describe("check-exercises.mjs", () => {
     write("02-math/src/math.ts", `${MATH}\n${triple}`);
     const { status, output } = check();
     expect(output).toContain("0 taken from the record, 1 to check");
-    expect(output).toContain("02-math: src/math.ts#triple: no test fails with only this blank left (ran src/math.test.ts)");
+    expect(output).toContain(
+      "02-math: src/math.ts#triple: no test fails with only this blank left (ran src/math.test.ts)",
+    );
     expect(recorded().blanks["src/math.ts#triple"]).toEqual({ tests: [], ran: ["src/math.test.ts"] });
     expect(status).toBe(1);
     // Recorded, the gap fails every later run until a test is written, without running anything.

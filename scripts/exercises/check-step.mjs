@@ -33,7 +33,8 @@ function runVariant(plan, fill, files, options, label) {
 
 function verboseLine(step, label, { status, ms, failures, passed }) {
   const [first] = failures;
-  const why = first?.timedOutAfter !== undefined ? `timed out after ${Math.round(first.timedOutAfter)} ms` : first?.message;
+  const why =
+    first?.timedOutAfter !== undefined ? `timed out after ${Math.round(first.timedOutAfter)} ms` : first?.message;
   const failing = first ? `, first failing ${first.name}${why ? ` (${why})` : ""}` : "";
   const [slowName, slowMs] = [...passed].reduce((slowest, entry) => (entry[1] > slowest[1] ? entry : slowest), ["", 0]);
   const slow = slowName ? `; slowest passing ${(slowMs / 1000).toFixed(1)} s: ${slowName}` : "";
@@ -63,7 +64,8 @@ function stagesFor(blank, step, tests) {
  * machine's load, not the blank: such a run is repeated once with three times the bound before it counts.
  */
 function doubtful(result, filled) {
-  const slowFilled = ({ name, timedOutAfter }) => timedOutAfter !== undefined && (filled.passed.get(name) ?? Infinity) * 3 > timedOutAfter;
+  const slowFilled = ({ name, timedOutAfter }) =>
+    timedOutAfter !== undefined && (filled.passed.get(name) ?? Infinity) * 3 > timedOutAfter;
   return result.status === "fail" && result.failures.length > 0 && result.failures.every(slowFilled);
 }
 

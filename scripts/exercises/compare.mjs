@@ -26,7 +26,9 @@ function differencesFromStep(step, dir) {
   return [...differ, ...extra, ...(linked ? [] : ["node_modules (not a link to step N's)"])];
 }
 
-/** The folder filled from the reference, written under `scratch`: what differs from step N, beside it roles.json only. */
+/**
+ * The folder filled from the reference, written under `scratch`: what differs from step N, beside it roles.json only.
+ */
 function filledDifferences(plan, scratch) {
   const base = mkdtempSync(path.join(scratch, `${plan.step.id}-filled-`));
   try {

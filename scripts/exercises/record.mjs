@@ -10,7 +10,8 @@ import { reach } from "../test/inputs.mjs";
 import { byCodeUnit, listStepFiles, REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 export const RECORD = path.join(REPO_ROOT, "docs", ".exercises.json");
-// The generator is exercise.mjs and what it imports; the rest of the folder (--from-mine, tests) makes no exercise here.
+// The generator is exercise.mjs and what it imports; the rest of the folder (--from-mine, tests) makes no exercise
+// here.
 const GENERATOR = path.join(REPO_ROOT, "steps", "runner", "exercise", "exercise.mjs");
 export const nodeMajor = () => Number(process.versions.node.split(".")[0]);
 
@@ -48,7 +49,8 @@ export function testsReach(step, root = REPO_ROOT) {
     });
 }
 
-const version = (name) => JSON.parse(readFileSync(path.join(REPO_ROOT, "node_modules", name, "package.json"), "utf8")).version;
+const version = (name) =>
+  JSON.parse(readFileSync(path.join(REPO_ROOT, "node_modules", name, "package.json"), "utf8")).version;
 
 /**
  * The digest of a step's inputs: its files and lesson.json, the previous step's files, the exercise generator and
@@ -57,7 +59,8 @@ const version = (name) => JSON.parse(readFileSync(path.join(REPO_ROOT, "node_mod
  */
 export function inputsDigest(step, previous, reached, root = REPO_ROOT) {
   const files = new Set([path.join(step.dir, "lesson.json")]);
-  for (const dir of [step.dir, previous?.dir].filter(Boolean)) for (const rel of listStepFiles(dir)) files.add(path.join(dir, rel));
+  for (const dir of [step.dir, previous?.dir].filter(Boolean))
+    for (const rel of listStepFiles(dir)) files.add(path.join(dir, rel));
   for (const file of closure([GENERATOR], { strings: false }).files) files.add(file);
   const missing = new Set();
   for (const test of reached) {
@@ -71,7 +74,8 @@ export function inputsDigest(step, previous, reached, root = REPO_ROOT) {
     const content = existsSync(file) ? createHash("sha256").update(readFileSync(file)).digest("hex") : "missing";
     hash.update(`${keyOf(file)}\0${content}\n`);
   }
-  for (const file of [...missing].filter((file) => !files.has(file)).sort(byCodeUnit)) hash.update(`${keyOf(file)}\0missing\n`);
+  for (const file of [...missing].filter((file) => !files.has(file)).sort(byCodeUnit))
+    hash.update(`${keyOf(file)}\0missing\n`);
   return hash.digest("hex");
 }
 

@@ -9,7 +9,9 @@ import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 const VITEST = path.join(REPO_ROOT, "node_modules", ".bin", "vitest");
 const live = new Set();
-/** How many processes outlived their run's process group (a test moved them to a group of their own) and were killed. */
+/**
+ * How many processes outlived their run's process group (a test moved them to a group of their own) and were killed.
+ */
 export const strays = { count: 0 };
 
 /** Kills every run still going and whatever carries a marker starting with `prefix`: on Ctrl-C, and before exiting. */
@@ -50,7 +52,16 @@ function killGroup(pid) {
 export function runVitest({ dir, files, testTimeout, wallMs, marker, bail = true, env = process.env }) {
   const report = path.join(dir, "..", `vitest-report-${path.basename(dir)}.json`);
   const timeouts = [`--testTimeout=${testTimeout}`, `--hookTimeout=${testTimeout}`, `--teardownTimeout=${testTimeout}`];
-  const args = ["run", "--root", dir, ...timeouts, "--no-cache", "--maxWorkers=1", "--reporter=json", `--outputFile=${report}`];
+  const args = [
+    "run",
+    "--root",
+    dir,
+    ...timeouts,
+    "--no-cache",
+    "--maxWorkers=1",
+    "--reporter=json",
+    `--outputFile=${report}`,
+  ];
   if (bail) args.push("--bail=1");
   args.push(...files.map((rel) => path.join(dir, rel)));
   const started = Date.now();
@@ -88,7 +99,10 @@ function outcome(report, dir, files, overran, wallMs) {
     rmSync(report, { force: true });
   }
   if (overran) {
-    const failures = files.map((rel) => ({ name: `${rel} > (vitest did not end within ${wallMs / 1000} s)`, message: "overran" }));
+    const failures = files.map((rel) => ({
+      name: `${rel} > (vitest did not end within ${wallMs / 1000} s)`,
+      message: "overran",
+    }));
     return { status: "fail", failures, failed: failures.map((f) => f.name), passed: new Map() };
   }
   if (json === undefined) return { status: "broken", failures: [], failed: [], passed: new Map() };
@@ -119,7 +133,11 @@ export function readReport(json, dir) {
       if (test.status !== "failed") continue;
       const message = test.failureMessages?.[0] ?? "";
       const timedOut = message.startsWith(TIMEOUT_PLACEHOLDER);
-      failures.push({ name, message: timedOut ? "" : message.split("\n")[0], ...(timedOut && { timedOutAfter: test.duration }) });
+      failures.push({
+        name,
+        message: timedOut ? "" : message.split("\n")[0],
+        ...(timedOut && { timedOutAfter: test.duration }),
+      });
     }
     if (file.status === "failed" && !tests.some((test) => test.status === "failed")) {
       failures.push({ name: rel, message: (file.message ?? "").split("\n")[0] });

@@ -1,6 +1,7 @@
-// `node scripts/host-config/host-config.mjs [--sandbox DIR] [--name NAME] [--node PATH]`: prints, ready to paste, what connects the
-// tutorial's hand-written server to Claude Code, Claude Desktop, Cursor and VS Code, with this machine's absolute
-// paths. Desktop apps do not start from your shell, so the entry names node and tsx by full path, not through PATH.
+// `node scripts/host-config/host-config.mjs [--sandbox DIR] [--name NAME] [--node PATH]`: prints, ready to paste, what
+// connects the tutorial's hand-written server to Claude Code, Claude Desktop, Cursor and VS Code, with this machine's
+// absolute paths. Desktop apps do not start from your shell, so the entry names node and tsx by full path, not through
+// PATH.
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -13,13 +14,17 @@ const ROLE = "hand-written server";
 /** The server's stdio entry for this machine: node, tsx's loader and the server, all absolute; the sandbox last. */
 export function serverEntry(sandbox, node = process.execPath) {
   const server = roleProgram(ROLE);
-  // tsx's loader through the server's own step folder (steps/NN-slug/node_modules/tsx), a path that outlives reinstalls.
+  // tsx's loader through the server's own step folder (steps/NN-slug/node_modules/tsx), a path that outlives
+  // reinstalls.
   const stepDir = path.dirname(path.dirname(server));
   const resolved = createRequire(path.join(stepDir, "package.json")).resolve("tsx");
   const inside = resolved.slice(resolved.lastIndexOf(`${path.sep}tsx${path.sep}`) + 5);
   const loader = path.join(stepDir, "node_modules", "tsx", inside);
   // --import takes a module specifier: an absolute path on POSIX, a file: URL on Windows (C:\ is not a specifier).
-  return { command: node, args: ["--import", process.platform === "win32" ? pathToFileURL(loader).href : loader, server, sandbox] };
+  return {
+    command: node,
+    args: ["--import", process.platform === "win32" ? pathToFileURL(loader).href : loader, server, sandbox],
+  };
 }
 
 // A shell word: left as is when it is plain, single-quoted otherwise.
@@ -32,7 +37,9 @@ export function hostConfigs(name, entry) {
   return [
     {
       host: "Claude Code, from its command line",
-      where: "a shell in your project; with no --scope it is local: this project, on this machine only (kept in ~/.claude.json)",
+      where:
+        "a shell in your project; with no --scope it is local: this " +
+        "project, on this machine only (kept in ~/.claude.json)",
       text: ["claude", "mcp", "add", name, "--", entry.command, ...entry.args].map(shellWord).join(" "),
       notes: ["Local scope suits paths that are true on one machine only. Check it with: claude mcp list"],
     },
@@ -41,13 +48,16 @@ export function hostConfigs(name, entry) {
       where: ".mcp.json at the project's root (what claude mcp add --scope project writes)",
       text: json({ mcpServers: servers }),
       notes: [
-        "This file is meant for git, and these paths are this machine's: commit it only where every clone has the same paths.",
+        "This file is meant for git, and these paths are this machine's: " +
+          "commit it only where every clone has the same paths.",
         "Variables are written ${NAME} or ${NAME:-default}, in command, args, env, url and headers.",
       ],
     },
     {
       host: "Claude Desktop",
-      where: "claude_desktop_config.json: on macOS in ~/Library/Application Support/Claude/, on Windows in %APPDATA%\\Claude\\ (it has no Linux build)",
+      where:
+        "claude_desktop_config.json: on macOS in ~/Library/Application " +
+        "Support/Claude/, on Windows in %APPDATA%\\Claude\\ (it has no Linux build)",
       text: json({ mcpServers: servers }),
       notes: ["It starts stdio servers only from this file, when it starts: quit and reopen it after an edit."],
     },
@@ -67,10 +77,13 @@ export function hostConfigs(name, entry) {
 }
 
 function main() {
-  const { values } = parseArgs({ options: { sandbox: { type: "string" }, name: { type: "string" }, node: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { sandbox: { type: "string" }, name: { type: "string" }, node: { type: "string" } },
+  });
   const sandbox = path.resolve(values.sandbox ?? path.join(os.homedir(), "learn-mcp-sandbox"));
   const name = values.name ?? "learn-mcp";
-  if (!/^[\w-]{1,64}$/.test(name)) throw new Error(`--name ${name}: use letters, digits, "_" and "-" (at most 64), as tool names need`);
+  if (!/^[\w-]{1,64}$/.test(name))
+    throw new Error(`--name ${name}: use letters, digits, "_" and "-" (at most 64), as tool names need`);
   const entry = serverEntry(sandbox, values.node); // --node: the node the host should start, if not this one
   console.log(`The tutorial's ${ROLE} as "${name}", writing only inside ${sandbox} (create that folder first).\n`);
   for (const { host, where, text, notes } of hostConfigs(name, entry)) {

@@ -34,7 +34,15 @@ test("the entry starts the hand-written server from any folder with no environme
   const entry = serverEntry(folder);
   expect(path.isAbsolute(entry.command)).toBe(true);
   const answers = await talk(entry, [
-    { id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "host-config-test", version: "1" } } },
+    {
+      id: 1,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: {},
+        clientInfo: { name: "host-config-test", version: "1" },
+      },
+    },
     { id: 2, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 40 } } },
   ]);
   expect(answers.map((answer) => answer.id)).toEqual([1, 2]);
@@ -64,11 +72,21 @@ describe("each host's snippet", () => {
   test("claude mcp add gets the same command and arguments, quoted where the shell needs it", () => {
     const spaced = serverEntry("/srv/my sandbox's", "/opt/node/bin/node");
     const line = hostConfigs("learn-mcp", spaced).find((config) => config.host.endsWith("command line")).text;
-    expect(line).toBe(`claude mcp add learn-mcp -- /opt/node/bin/node --import ${spaced.args[1]} ${spaced.args[2]} '/srv/my sandbox'\\''s'`);
+    expect(line).toBe(
+      `claude mcp add learn-mcp -- /opt/node/bin/node --import ${spaced.args[1]} ${spaced.args[2]} '/srv/my sandbox'\\''s'`,
+    );
   });
 });
 
 test("a name a host cannot use is refused with exit status 2", async () => {
-  const result = await new Promise((resolve) => execFile(process.execPath, [script, "--name", "my server"], (error, stdout, stderr) => resolve({ code: error?.code, stdout, stderr })));
-  expect(result).toEqual({ code: 2, stdout: "", stderr: 'host-config: --name my server: use letters, digits, "_" and "-" (at most 64), as tool names need\n' });
+  const result = await new Promise((resolve) =>
+    execFile(process.execPath, [script, "--name", "my server"], (error, stdout, stderr) =>
+      resolve({ code: error?.code, stdout, stderr }),
+    ),
+  );
+  expect(result).toEqual({
+    code: 2,
+    stdout: "",
+    stderr: 'host-config: --name my server: use letters, digits, "_" and "-" (at most 64), as tool names need\n',
+  });
 });

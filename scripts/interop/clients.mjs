@@ -1,24 +1,32 @@
-// The matrix's three clients, each driven the way a user drives it: both CLIs as real child processes, the SDK
-// client through the SDK client step's connect(). That module is TypeScript, so this loads under vitest, never plain Node.
+// The matrix's three clients, each driven the way a user drives it: both CLIs as real child processes, the SDK client
+// through the SDK client step's connect(). That module is TypeScript, so this loads under vitest, never plain Node.
 import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 import { handWrittenCli, inspectorBin, runProcess, serverArgv } from "./launch.mjs";
 import { MODERN_VERSION, serverOf } from "./matrix.mjs";
 
 const { callTool, connect } = await import(roleProgram("SDK client"));
-const textOf = (result) => result.content.filter((item) => item.type === "text").map((item) => item.text).join("\n");
+const textOf = (result) =>
+  result.content
+    .filter((item) => item.type === "text")
+    .map((item) => item.text)
+    .join("\n");
 const failed = (run) => ({ observed: { outcome: "error", exitCode: run.status, error: run.stderr.trim() } });
 
 //#region hand-written
 async function handWritten(cell, { folder, tags, bundles }) {
   const { call } = serverOf(cell);
-  const [server, env] = [serverArgv(cell.server, folder, bundles), { ...process.env, ...tags }]; // its server inherits env
+  // its server inherits env
+  const [server, env] = [serverArgv(cell.server, folder, bundles), { ...process.env, ...tags }];
   const list = await runProcess([...handWrittenCli(bundles), "tools", "--", ...server], env);
   if (list.status !== 0) return failed(list);
   const args = JSON.stringify(call.args);
   const called = await runProcess([...handWrittenCli(bundles), "call", call.tool, args, "--", ...server], env);
   if (called.status !== 0) return failed(called);
   // One tool a line: its name, padded, then the first line of its description.
-  const tools = list.stdout.split("\n").filter(Boolean).map((line) => line.split(" ")[0]);
+  const tools = list.stdout
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => line.split(" ")[0]);
   return { observed: { outcome: "ok", text: called.stdout.trimEnd() }, tools };
 }
 //#endregion
@@ -46,7 +54,17 @@ async function inspector(cell, { folder, tags, bundles }) {
     // Its own connect timeout (15 s) would fail a cell whose servers start slowly on a busy machine.
     const format = ["--protocol-era", cell.era, "--connect-timeout", "60000", "--format", "json", "-q"];
     const server = serverArgv(cell.server, folder, bundles);
-    const argv = [process.execPath, inspectorBin, "--cli", ...passOn, ...server, "--method", method, ...more, ...format];
+    const argv = [
+      process.execPath,
+      inspectorBin,
+      "--cli",
+      ...passOn,
+      ...server,
+      "--method",
+      method,
+      ...more,
+      ...format,
+    ];
     return runProcess(argv, env);
   };
   // One run: the Inspector lists the tools itself before it calls one (it refuses a tool the server does not offer),
@@ -62,8 +80,9 @@ async function inspector(cell, { folder, tags, bundles }) {
 //#endregion
 
 //#region probe
-// A TypeScript server's start-up counts against the probe's clock: 5 s covers it on an idle machine, not with three cells
-// at once on 2 cores, where the probe times out, `auto` silently falls back to legacy and a pin fails as "did not offer".
+// A TypeScript server's start-up counts against the probe's clock: 5 s covers it on an idle machine, not with three
+// cells at once on 2 cores, where the probe times out, `auto` silently falls back to legacy and a pin fails as "did not
+// offer".
 export const PROBE_TIMEOUT_MS = 30_000;
 // Loose, but below every probe timeout here (the Inspector's is the SDK's 60 s): a fallback this quick came from the
 // server's answer to server/discover, not from waiting out the probe.
@@ -88,7 +107,8 @@ async function sdk(cell, { folder, tags, bundles }) {
     const { tools } = await connection.client.listTools();
     const called = await callTool(connection.client, call.tool, call.args);
     if (called.kind !== "result") {
-      const [code, error] = called.kind === "tool error" ? ["isError", textOf(called.result)] : [called.code, called.message];
+      const [code, error] =
+        called.kind === "tool error" ? ["isError", textOf(called.result)] : [called.code, called.message];
       return { observed: { outcome: "error", code, error }, ms };
     }
     const observed = { outcome: "ok", negotiated: connection.client.getProtocolEra(), text: textOf(called.result) };

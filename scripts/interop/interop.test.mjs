@@ -62,7 +62,11 @@ describe.concurrent("each client lists the tools of each server and calls one", 
 // One cell a line, in matrix order, with no timings: the file changes only when an outcome does.
 function resultsFile() {
   const rows = cells().map((cell) => {
-    const observed = observations.get(cellName(cell)) ?? { outcome: "error", code: "missing", error: "cell did not finish" };
+    const observed = observations.get(cellName(cell)) ?? {
+      outcome: "error",
+      code: "missing",
+      error: "cell did not finish",
+    };
     return { ...cell, ...observed };
   });
   return `[\n${rows.map((row) => `  ${JSON.stringify(row)}`).join(",\n")}\n]\n`;

@@ -14,7 +14,12 @@ const require = createRequire(import.meta.url);
 const peer = (name) => path.dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`));
 const inspectorPackage = JSON.parse(readFileSync(path.join(peer("inspector"), "package.json"), "utf8"));
 export const inspectorBin = path.join(peer("inspector"), inspectorPackage.bin.inspector);
-const ROLES = { cli: "hand-written CLI", "hand-written": "hand-written server", sdk: "SDK server", "sdk-resources": "SDK server, every stdio feature" };
+const ROLES = {
+  cli: "hand-written CLI",
+  "hand-written": "hand-written server",
+  sdk: "SDK server",
+  "sdk-resources": "SDK server, every stdio feature",
+};
 
 /**
  * Bundles each TypeScript program the matrix starts into `dir`, from the file the role table names; resolves with
@@ -23,10 +28,18 @@ const ROLES = { cli: "hand-written CLI", "hand-written": "hand-written server", 
  */
 export async function bundlePrograms(dir) {
   // Bundled CommonJS packages call require(): the banner gives the ESM bundle one.
-  const banner = { js: 'import { createRequire as __createRequire } from "node:module"; const require = __createRequire(import.meta.url);' };
+  const banner = {
+    js:
+      'import { createRequire as __createRequire } from "node:module"; ' +
+      "const require = __createRequire(import.meta.url);",
+  };
   const common = { bundle: true, platform: "node", format: "esm", target: "node20", banner, logLevel: "warning" };
   const bundles = Object.fromEntries(Object.keys(ROLES).map((id) => [id, path.join(dir, `${id}.mjs`)]));
-  await Promise.all(Object.entries(ROLES).map(([id, role]) => build({ ...common, entryPoints: [roleProgram(role)], outfile: bundles[id] })));
+  await Promise.all(
+    Object.entries(ROLES).map(([id, role]) =>
+      build({ ...common, entryPoints: [roleProgram(role)], outfile: bundles[id] }),
+    ),
+  );
   return bundles;
 }
 
@@ -77,15 +90,20 @@ export function runProcess(argv, env) {
 // Every process of a cell carries CELL_TAG in its environment, handed on by each client to the server it starts.
 export const CELL_TAG = "LEARN_MCP_INTEROP_CELL";
 
-/** Live processes (not zombies: they have exited) tagged `tag`. Linux only: only /proc shows another process's environment. */
-export const tagged = (tag) => [...snapshotPids()].filter((pid) => environment(pid).includes(`${CELL_TAG}=${tag}`) && readStat(pid)?.state !== "Z");
+/**
+ * Live processes (not zombies: they have exited) tagged `tag`. Linux only: only /proc shows another process's
+ * environment.
+ */
+export const tagged = (tag) =>
+  [...snapshotPids()].filter((pid) => environment(pid).includes(`${CELL_TAG}=${tag}`) && readStat(pid)?.state !== "Z");
 let saidNeedsLinux = false;
 
 // Clients stop their servers as they close, but a server may take a moment to exit: wait a little, then kill.
 /** The processes tagged `tag` still running after `graceMs`, each killed and returned with its command line. */
 export async function survivors(tag, graceMs = 5_000) {
   if (!canReadProc()) {
-    if (!saidNeedsLinux) console.log("interop: the check for processes a cell left running needs Linux (/proc); skipped");
+    if (!saidNeedsLinux)
+      console.log("interop: the check for processes a cell left running needs Linux (/proc); skipped");
     saidNeedsLinux = true;
     return [];
   }

@@ -7,7 +7,10 @@ import { CELL_TAG, runProcess, survivors, tagged } from "./launch.mjs";
 const started = [];
 const tag = `launch-test-${process.pid}`;
 function node(script, env) {
-  const child = spawn(process.execPath, ["-e", script], { env: { ...process.env, ...env }, stdio: ["pipe", "ignore", "ignore"] });
+  const child = spawn(process.execPath, ["-e", script], {
+    env: { ...process.env, ...env },
+    stdio: ["pipe", "ignore", "ignore"],
+  });
   started.push(child);
   return child;
 }

@@ -17,9 +17,19 @@ export const CLIENTS = [
 const add = { tool: "add", args: { a: 2, b: 40 }, text: "42" };
 // The SDK server of chapter 10 offers exactly the hand-written server's tools.
 const HAND_WRITTEN_TOOLS = ["add", "echo", "createFile"];
-const SDK_RESOURCES_TOOLS = ["add", "echo", "read_file", "list_files", "write_file", "sample_media", "add_note", "count_slowly"];
+const SDK_RESOURCES_TOOLS = [
+  "add",
+  "echo",
+  "read_file",
+  "list_files",
+  "write_file",
+  "sample_media",
+  "add_note",
+  "count_slowly",
+];
 
-// `modern`: the server answers server/discover with 2026-07-28. The hand-written server and server-everything (SDK v1) do not.
+// `modern`: the server answers server/discover with 2026-07-28. The hand-written server and server-everything (SDK v1)
+// do not.
 export const SERVERS = [
   { id: "hand-written", label: "hand-written", modern: false, tools: HAND_WRITTEN_TOOLS, call: add },
   { id: "sdk", label: "SDK", modern: true, tools: HAND_WRITTEN_TOOLS, call: add },

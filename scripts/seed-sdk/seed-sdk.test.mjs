@@ -37,7 +37,10 @@ describe("the map's names, as found in each installed SDK", () => {
     for (const [, one, two] of gone) expect(parseSide(one, "v1").name).toBe(parseSide(two, "v2").name);
   });
   for (const [topic, ...sides] of ROWS) {
-    for (const [sdk, side] of [["v1", parseSide(sides[0], "v1")], ["v2", parseSide(sides[1], "v2")]]) {
+    for (const [sdk, side] of [
+      ["v1", parseSide(sides[0], "v1")],
+      ["v2", parseSide(sides[1], "v2")],
+    ]) {
       if (side === undefined) continue;
       it(`${topic}: ${sdk} ${side.module} ${side.name} is ${side.kind}`, async () => {
         expect(KIND[side.kind](await lookup(side))).toBe(true);
@@ -60,7 +63,10 @@ describe("what the names do differently", () => {
     const noop = async () => ({ content: [] });
     const [object, shape] = [z.object({ a: z.number() }), { a: z.number() }];
     expect(() => v1.tool("t", object, noop)).toThrow(/unrecognized object/);
-    for (const [server, prefix] of [[v1, "v1"], [v2, "v2"]]) {
+    for (const [server, prefix] of [
+      [v1, "v1"],
+      [v2, "v2"],
+    ]) {
       expect(() => server.registerTool(`${prefix}-object`, { inputSchema: object }, noop)).not.toThrow();
       expect(() => server.registerTool(`${prefix}-shape`, { inputSchema: shape }, noop)).not.toThrow();
     }
@@ -123,7 +129,10 @@ describe("each SDK's client against each SDK's server, over real stdio", () => {
         const wrongType = await c.callTool({ name: "add", arguments: { a: "2", b: 40 } });
         expect(wrongType.isError === true).toBe(server.validates);
         const unknown = c.callTool({ name: "no_such_tool", arguments: {} });
-        const { result, error } = await unknown.then((result) => ({ result }), (error) => ({ error }));
+        const { result, error } = await unknown.then(
+          (result) => ({ result }),
+          (error) => ({ error }),
+        );
         if (server.unknownToolIsResult) expect(result).toMatchObject({ isError: true });
         else expect([error instanceof client.errorClass, error?.code]).toEqual([true, -32602]);
         await closeAndCheckGone(connection);

@@ -8,7 +8,8 @@ export { snapshotPids };
 
 function ancestors(pid) {
   const chain = new Set();
-  for (let current = pid; current > 0 && !chain.has(current); current = readStat(current)?.ppid ?? 0) chain.add(current);
+  for (let current = pid; current > 0 && !chain.has(current); current = readStat(current)?.ppid ?? 0)
+    chain.add(current);
   return chain;
 }
 

@@ -42,7 +42,7 @@ function verdicts(root) {
 
 const SERVER_TEST = 'const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));\n';
 const SERVER = 'import { frame } from "./framing.ts";\nprocess.stdout.write(frame("hello"));\n';
-const FRAMING = 'export const frame = (text) => `${text}\\n`;\n';
+const FRAMING = "export const frame = (text) => `${text}\\n`;\n";
 const FIXTURE_TEST = "const fixture = (name) => new URL(`./fixtures/${name}.mjs`, import.meta.url);\n";
 const SERVER_FILES = { "src/server.test.ts": SERVER_TEST, "src/server.ts": SERVER, "src/framing.ts": FRAMING };
 const ROLES_TEST = 'const table = new URL("../../roles.json", import.meta.url);\n';
@@ -61,7 +61,7 @@ describe("selectTests", () => {
     });
   });
 
-  it("runs a test when only the program it starts through new URL(\"./server.ts\") changed", () => {
+  it('runs a test when only the program it starts through new URL("./server.ts") changed', () => {
     const root = makeRoot(SERVER_FILES);
     write(root, "steps/02-b/src/server.ts", SERVER.replace("hello", "hi"));
     expect(verdicts(root)["steps/02-b/src/server.test.ts"]).toBe("src/server.ts changed");
@@ -95,14 +95,23 @@ describe("selectTests", () => {
 
   it("treats a dependency field the test names nothing of like one that is not there", () => {
     const root = makeRoot(SERVER_FILES);
-    const withDependencies = JSON.stringify({ name: "@learn-mcp/02-b", private: true, dependencies: { zod: "catalog:" }, devDependencies: { vitest: "catalog:" } });
+    const withDependencies = JSON.stringify({
+      name: "@learn-mcp/02-b",
+      private: true,
+      dependencies: { zod: "catalog:" },
+      devDependencies: { vitest: "catalog:" },
+    });
     write(root, "steps/02-b/package.json", `${withDependencies}\n`);
     expect(verdicts(root)["steps/02-b/src/server.test.ts"]).toBe("same as steps/01-a/src/server.test.ts");
   });
 
   it("counts a dependency as named by any quoted specifier in what the test reaches", () => {
     const root = makeRoot({ ...SERVER_FILES, "src/server.test.ts": `${SERVER_TEST}import.meta.resolve('tsx/esm');\n` });
-    write(root, "steps/02-b/package.json", pkg("02-b", { vitest: "catalog:", tsx: "catalog:", "tsx-extra": "catalog:" }));
+    write(
+      root,
+      "steps/02-b/package.json",
+      pkg("02-b", { vitest: "catalog:", tsx: "catalog:", "tsx-extra": "catalog:" }),
+    );
     expect(verdicts(root)["steps/02-b/src/server.test.ts"]).toBe("package.json changed");
     write(root, "steps/01-a/package.json", pkg("01-a", { vitest: "catalog:", tsx: "catalog:" }));
     // "tsx-extra" is not named: 'tsx/esm' names tsx, and a name is matched whole.
@@ -188,7 +197,15 @@ describe("testInputs", () => {
   });
 
   it("tells a file no longer reached from one that changed", () => {
-    expect(difference(new Map([["a", "1"], ["b", "2"]]), new Map([["a", "1"]]))).toBe("b no longer reached");
+    expect(
+      difference(
+        new Map([
+          ["a", "1"],
+          ["b", "2"],
+        ]),
+        new Map([["a", "1"]]),
+      ),
+    ).toBe("b no longer reached");
     expect(difference(new Map([["a", "1"]]), new Map([["a", "2"]]))).toBe("a changed");
     expect(difference(new Map([["a", "1"]]), new Map([["a", "1"]]))).toBe(undefined);
   });

@@ -1,10 +1,11 @@
-// THE test command (`pnpm test`): typecheck, vitest, docs check, step checks, exercise checks. Every phase runs even
-// after a failure, so one run shows everything; vitest must also leave no process behind. Output is streamed, except the typecheck's:
-// it runs alongside vitest, on the CPU vitest leaves idle while its tests wait on child processes, and prints after it.
-// Vitest skips a step test whose inputs equal its predecessor's copy (select.mjs); --all runs every test.
+// THE test command (`pnpm test`): typecheck, vitest, format check, docs check, step checks, exercise checks. Every
+// phase runs even after a failure, so one run shows everything; vitest must also leave no process behind. Output is
+// streamed, except the typecheck's and the format check's: they run alongside vitest, on the CPU vitest leaves idle
+// while its tests wait on child processes, and print after it. Vitest skips a step test whose inputs equal its
+// predecessor's copy (select.mjs); --all runs every test.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -64,12 +65,15 @@ function vitestArgs() {
 // The marker tags every process vitest starts, however deep, unless a client strips its child's environment.
 // HOME is an empty temporary folder: no test may read or write the real home, and one that tried would find nothing.
 async function vitestLeavingNothing() {
-  if (!canCheck()) console.log("test: the check for leftover processes needs Linux (it reads their environment in /proc); skipped");
+  if (!canCheck())
+    console.log("test: the check for leftover processes needs Linux (it reads their environment in /proc); skipped");
   const before = canCheck() ? snapshotPids() : undefined;
   const marker = randomBytes(8).toString("hex");
   const home = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-home-"));
   const env = { ...process.env, [MARKER]: marker, HOME: home, USERPROFILE: home };
-  const status = await run(bin("vitest"), vitestArgs(), { env }).finally(() => rmSync(home, { recursive: true, force: true }));
+  const status = await run(bin("vitest"), vitestArgs(), { env }).finally(() =>
+    rmSync(home, { recursive: true, force: true }),
+  );
   if (before === undefined) return status;
   await sleep(1000); // let processes that are already shutting down finish
   const leftovers = findLeftovers({ before, marker, root: REPO_ROOT });
@@ -81,9 +85,16 @@ async function vitestLeavingNothing() {
 }
 
 const typecheck = inBackground((output) => run(bin("tsc"), ["--noEmit", "-p", "tsconfig.json"], { output }));
+// `pnpm format:check`'s own command, read from package.json so that the two cannot drift apart.
+const formatArgs = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"))
+  .scripts["format:check"].split(" ")
+  .slice(1)
+  .map((arg) => arg.replace(/^"(.*)"$/, "$1"));
+const formatCheck = inBackground((output) => run(bin("prettier"), formatArgs, { output }));
 const phases = [
   ["vitest", vitestLeavingNothing],
   ["typecheck", typecheck],
+  ["format:check", formatCheck],
   ["docs:check", () => run(process.execPath, ["scripts/docs/docs.mjs", "check"])],
   ["check:steps", () => run(process.execPath, ["scripts/checks/check-steps.mjs"])],
   // Only steps whose record entry is stale; --all is not passed on: re-checking every step takes about 20 minutes.
@@ -96,7 +107,8 @@ for (const [name, phase] of phases) {
   const started = Date.now();
   // A phase resolves with its status, or with { status, ms } when it ran before its turn came.
   const ended = await phase();
-  const { status, ms } = typeof ended === "object" && ended !== null ? ended : { status: ended, ms: Date.now() - started };
+  const { status, ms } =
+    typeof ended === "object" && ended !== null ? ended : { status: ended, ms: Date.now() - started };
   results.push({ name, status, seconds: (ms / 1000).toFixed(1) });
 }
 

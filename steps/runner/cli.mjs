@@ -59,7 +59,9 @@ function parseArgs(argv) {
   // With --live, a second word is the prompt: node steps/run.mjs 21 --live "What is 2 + 40?"
   const [stepArg, prompt, ...extra] = positionals;
   if (extra.length > 0 || (prompt !== undefined && !flags.has("--live"))) {
-    throw new UsageError(`Expected one step number${flags.has("--live") ? " and one prompt" : ""}, got: ${positionals.join(" ")}.`);
+    throw new UsageError(
+      `Expected one step number${flags.has("--live") ? " and one prompt" : ""}, got: ${positionals.join(" ")}.`,
+    );
   }
   for (const runs of ["--wire", "--live"]) {
     if (flags.has(runs) && (flags.has("--diff") || flags.has("--stat"))) {
@@ -94,7 +96,10 @@ async function dispatch({ flags, stepArg, prompt, mode }) {
   const step = findStep(steps, stepArg);
   if (!step) throw unknownStep(steps, stepArg);
   if (flags.has("--diff") || flags.has("--stat")) {
-    return showDiff(previousStep(steps, step), step, { statOnly: flags.has("--stat"), tests: !flags.has("--no-tests") });
+    return showDiff(previousStep(steps, step), step, {
+      statOnly: flags.has("--stat"),
+      tests: !flags.has("--no-tests"),
+    });
   }
   const demoArgs = stepFlags(steps, step, flags);
   if (prompt !== undefined) demoArgs.push(prompt);
@@ -128,7 +133,10 @@ function stepFlags(steps, step, flags) {
   for (const flag of given) {
     if (step.lesson.flags?.includes(flag)) continue;
     const takers = steps.filter((other) => other.lesson.flags?.includes(flag)).map((other) => other.id);
-    throw new UsageError(`Step ${step.id} does not take ${flag}; ${takers.length > 0 ? `steps that do: ${takers.join(", ")}` : "no step does"}.`);
+    throw new UsageError(
+      `Step ${step.id} does not take ${flag}; ` +
+        `${takers.length > 0 ? `steps that do: ${takers.join(", ")}` : "no step does"}.`,
+    );
   }
   return given;
 }

@@ -6,6 +6,10 @@ process.stdout.on("error", (error) => {
 });
 
 // Without a handler Node dies at once on these, and "exit" handlers (a demo's temporary folders) never run.
-for (const [signal, status] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]]) {
+for (const [signal, status] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+  ["SIGHUP", 129],
+]) {
   process.once(signal, () => process.exit(status));
 }

@@ -22,7 +22,9 @@ export function renderDiff(before, after, { statOnly = false, tests = true, colo
   const paint = painter(colour);
   const changes = compareSteps(before, after, { tests });
   if (changes.length === 0) return `No file differs from steps/${before.folder}.\n`;
-  const lines = statOnly ? statLines(changes, paint) : changes.flatMap((change) => fileLines(change, before, after, paint));
+  const lines = statOnly
+    ? statLines(changes, paint)
+    : changes.flatMap((change) => fileLines(change, before, after, paint));
   return lines.join("\n") + "\n";
 }
 

@@ -109,7 +109,10 @@ describe("--exercise and --reset", () => {
   test("--exercise --from-mine after the first step starts from the reference and says so", async () => {
     fx.write("src/sum.ts", "my second try\n");
     const mine = await fx.runner("2", "--reset", "--from-mine");
-    expect([mine.status, mine.stdout.split("\n")[0]]).toEqual([0, "Step 01 has no exercise of yours to start from: step 02 starts from the reference."]);
+    expect([mine.status, mine.stdout.split("\n")[0]]).toEqual([
+      0,
+      "Step 01 has no exercise of yours to start from: step 02 starts from the reference.",
+    ]);
     expect(readFileSync(`${fx.folder}.old-3/src/sum.ts`, "utf8")).toBe("my second try\n");
     expect(fx.read("src/sum.ts")).toContain("not written yet");
     expect((await fx.runner("2", "--check", "--from-mine")).status).toBe(2);

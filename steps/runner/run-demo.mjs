@@ -20,12 +20,16 @@ function demoEnv(wireLog) {
 
 function startDemo(step, tsxLoader, wireLog, demoArgs) {
   const preload = wireLog ? ["--import", wirePreload] : [];
-  return spawn(process.execPath, ["--import", demoPreload, ...preload, "--import", tsxLoader, "src/main.ts", ...demoArgs], {
-    cwd: step.dir,
-    stdio: ["inherit", wireLog ? wireLog.appendFd : "inherit", "inherit"],
-    env: demoEnv(wireLog),
-    detached: true,
-  });
+  return spawn(
+    process.execPath,
+    ["--import", demoPreload, ...preload, "--import", tsxLoader, "src/main.ts", ...demoArgs],
+    {
+      cwd: step.dir,
+      stdio: ["inherit", wireLog ? wireLog.appendFd : "inherit", "inherit"],
+      env: demoEnv(wireLog),
+      detached: true,
+    },
+  );
 }
 
 /** Resolves with the demo's exit status, or 130/143 once the runner was interrupted and the tree is stopped. */

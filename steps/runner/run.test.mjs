@@ -14,7 +14,6 @@ afterAll(removeFixtures);
 // Every test starts the runner as a separate Node process; on a loaded machine that alone can take seconds.
 vi.setConfig({ testTimeout: 30_000 });
 
-
 describe("--list and bad use", () => {
   test("--list and no arguments show one line per step, 01 with its title", async () => {
     const title = JSON.parse(readFileSync(join(repoRoot, "steps", step01, "lesson.json"), "utf8")).title;
@@ -73,7 +72,7 @@ describe("running a demo", () => {
 
 describe("flags a step declares", () => {
   // Step 02 declares --live in its lesson.json; its demo prints the arguments it was given.
-  const printsArgs = 'console.log(JSON.stringify(process.argv.slice(2)));\n';
+  const printsArgs = "console.log(JSON.stringify(process.argv.slice(2)));\n";
   const stepsDir = () =>
     fixtureSteps({
       "01-plain": { "lesson.json": '{"title":"plain"}', "src/main.ts": printsArgs },
@@ -82,16 +81,28 @@ describe("flags a step declares", () => {
 
   test("--live and its prompt reach the demo of a step that declares it", async () => {
     const dir = stepsDir();
-    expect(await run(["2", "--live", "What is 2 + 40?"], { stepsDir: dir })).toEqual({ status: 0, stdout: '["--live","What is 2 + 40?"]\n', stderr: "" });
+    expect(await run(["2", "--live", "What is 2 + 40?"], { stepsDir: dir })).toEqual({
+      status: 0,
+      stdout: '["--live","What is 2 + 40?"]\n',
+      stderr: "",
+    });
     expect((await run(["2", "--live"], { stepsDir: dir })).stdout).toBe('["--live"]\n');
   });
 
   test("--live on a step that does not declare it, a prompt without --live, and --live with --diff are usage errors", async () => {
     const dir = stepsDir();
     const notDeclared = await run(["1", "--live"], { stepsDir: dir });
-    expect([notDeclared.status, notDeclared.stdout, notDeclared.stderr.split("\n")[0]]).toEqual([2, "", "Step 01 does not take --live; steps that do: 02."]);
-    expect((await run(["2", "a prompt"], { stepsDir: dir })).stderr).toContain("Expected one step number, got: 2 a prompt.");
-    expect((await run(["2", "--live", "--diff"], { stepsDir: dir })).stderr).toContain("--live runs the demo; it cannot be combined with --diff or --stat.");
+    expect([notDeclared.status, notDeclared.stdout, notDeclared.stderr.split("\n")[0]]).toEqual([
+      2,
+      "",
+      "Step 01 does not take --live; steps that do: 02.",
+    ]);
+    expect((await run(["2", "a prompt"], { stepsDir: dir })).stderr).toContain(
+      "Expected one step number, got: 2 a prompt.",
+    );
+    expect((await run(["2", "--live", "--diff"], { stepsDir: dir })).stderr).toContain(
+      "--live runs the demo; it cannot be combined with --diff or --stat.",
+    );
   });
 });
 
@@ -102,7 +113,11 @@ describe("--diff and --stat", () => {
     const result = await run(["1", "--diff"]);
     expect(result.status).toBe(0);
     const header = `--- (new file)\n+++ steps/${step01}/src/framing.ts\n@@ -0,0 +1,${framing.split("\n").length - 1} @@\n`;
-    const added = framing.trimEnd().split("\n").map((line) => `+${line}`).join("\n");
+    const added = framing
+      .trimEnd()
+      .split("\n")
+      .map((line) => `+${line}`)
+      .join("\n");
     expect(result.stdout).toContain(header + added + "\n");
     expect(result.stdout).not.toContain(ESC);
     expect((await run(["01", "--diff"])).stdout).toBe(result.stdout);
@@ -162,7 +177,9 @@ describe("--wire", () => {
     expect(result.stdout).toContain('-> [1 server.ts] (not JSON-RPC) "café crème"');
     expect(result.stdout).toContain('<- [1 server.ts] (not JSON-RPC) "CAFÉ CRÈME"');
     // The demo's line over 16 MiB is counted, not kept, and not taken for a message.
-    expect(result.stdout).toContain("-> [1 server.ts] (not shown) a line of 16,777,217 bytes, over the 16,777,216 the tap keeps");
+    expect(result.stdout).toContain(
+      "-> [1 server.ts] (not shown) a line of 16,777,217 bytes, over the 16,777,216 the tap keeps",
+    );
     expect(result.stdout.trimEnd().split("\n").at(-1)).toBe("(--wire: step 01 sent no JSON-RPC message over stdio.)");
   });
 
@@ -178,49 +195,62 @@ describe("--wire", () => {
 });
 
 // Each of the first two also runs with the process tree read from ps, as on macOS, forced by LEARN_MCP_NO_PROC=1.
-const READERS = [["/proc", {}], ["ps", { [NO_PROC]: "1" }]];
+const READERS = [
+  ["/proc", {}],
+  ["ps", { [NO_PROC]: "1" }],
+];
 
 describe("stopping a demo", () => {
-  test.each(READERS)("SIGINT stops the demo and its detached descendants, and the runner exits 130 (%s)", async (_, env) => {
-    const stepsDir = fixtureSteps({ "01-hang": FIXTURES.hang });
-    const child = start(["1"], { stepsDir, env });
-    let stdout = "";
-    const pids = await new Promise((resolve, reject) => {
-      child.stdout.on("data", (chunk) => {
-        stdout += chunk;
-        const match = /PIDS (\d+) (\d+) (\d+)/.exec(stdout);
-        if (match) resolve(match.slice(1).map(Number));
+  test.each(READERS)(
+    "SIGINT stops the demo and its detached descendants, and the runner exits 130 (%s)",
+    async (_, env) => {
+      const stepsDir = fixtureSteps({ "01-hang": FIXTURES.hang });
+      const child = start(["1"], { stepsDir, env });
+      let stdout = "";
+      const pids = await new Promise((resolve, reject) => {
+        child.stdout.on("data", (chunk) => {
+          stdout += chunk;
+          const match = /PIDS (\d+) (\d+) (\d+)/.exec(stdout);
+          if (match) resolve(match.slice(1).map(Number));
+        });
+        child.on("exit", () => reject(new Error(`runner exited early: ${stdout}`)));
       });
-      child.on("exit", () => reject(new Error(`runner exited early: ${stdout}`)));
-    });
-    try {
-      const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
-      child.kill("SIGINT");
-      expect(await exited).toBe(130);
-      const deadline = Date.now() + 5000;
-      while (pids.some(isAlive) && Date.now() < deadline) await sleep(50);
-      expect(pids.filter(isAlive)).toEqual([]);
-    } finally {
-      for (const pid of pids.filter(isAlive)) process.kill(pid, "SIGKILL");
-    }
-  }, 30_000);
+      try {
+        const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+        child.kill("SIGINT");
+        expect(await exited).toBe(130);
+        const deadline = Date.now() + 5000;
+        while (pids.some(isAlive) && Date.now() < deadline) await sleep(50);
+        expect(pids.filter(isAlive)).toEqual([]);
+      } finally {
+        for (const pid of pids.filter(isAlive)) process.kill(pid, "SIGKILL");
+      }
+    },
+    30_000,
+  );
 
-  test.each(READERS)("a demo that fails leaves no process behind: the runner stops its group and says so (%s)", async (_, env) => {
-    const stepsDir = fixtureSteps({ "01-crash": FIXTURES.crash });
-    const result = await run(["1"], { stepsDir, env });
-    const server = Number(/SERVER (\d+)/.exec(result.stdout)?.[1]);
-    try {
-      expect(result.status).toBe(1);
-      expect(result.stderr).toContain("Error: the demo failed");
-      expect(result.stderr).toContain("The demo of step 01 exited and left processes running; the runner stopped them.");
-      // Stopped, it may still be a zombie for a moment: init reaps an orphan slowly on some machines.
-      const deadline = Date.now() + 5000;
-      while (isAlive(server) && Date.now() < deadline) await sleep(50);
-      expect(isAlive(server)).toBe(false);
-    } finally {
-      if (isAlive(server)) process.kill(server, "SIGKILL");
-    }
-  }, 30_000);
+  test.each(READERS)(
+    "a demo that fails leaves no process behind: the runner stops its group and says so (%s)",
+    async (_, env) => {
+      const stepsDir = fixtureSteps({ "01-crash": FIXTURES.crash });
+      const result = await run(["1"], { stepsDir, env });
+      const server = Number(/SERVER (\d+)/.exec(result.stdout)?.[1]);
+      try {
+        expect(result.status).toBe(1);
+        expect(result.stderr).toContain("Error: the demo failed");
+        expect(result.stderr).toContain(
+          "The demo of step 01 exited and left processes running; the runner stopped them.",
+        );
+        // Stopped, it may still be a zombie for a moment: init reaps an orphan slowly on some machines.
+        const deadline = Date.now() + 5000;
+        while (isAlive(server) && Date.now() < deadline) await sleep(50);
+        expect(isAlive(server)).toBe(false);
+      } finally {
+        if (isAlive(server)) process.kill(server, "SIGKILL");
+      }
+    },
+    30_000,
+  );
 
   test.each([
     ["SIGTERM", 143],

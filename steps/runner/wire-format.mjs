@@ -16,7 +16,10 @@ export class LineFramer {
     this.#max = maxLineBytes;
   }
 
-  /** Takes one chunk as written or read; returns the lines it completed, without "\n" ({ bytes, limit } for one too long). */
+  /**
+   * Takes one chunk as written or read; returns the lines it completed, without "\n" ({ bytes, limit } for one too
+   * long).
+   */
   push(chunk) {
     const lines = [];
     let start = 0;
@@ -60,12 +63,28 @@ function isJsonRpc(value) {
 //#region mask
 // Credentials never reach the terminal or a log, wherever they sit: any JSON key of these, at any depth, and the same
 // names written as "name: value" or "name=value" in plain text, a JSON string included.
-const SECRET_KEYS = ["authorization", "proxy-authorization", "x-api-key", "api_key", "apikey", "access_token", "refresh_token", "id_token", "client_secret", "code_verifier", "password", "registration_access_token"];
+const SECRET_KEYS = [
+  "authorization",
+  "proxy-authorization",
+  "x-api-key",
+  "api_key",
+  "apikey",
+  "access_token",
+  "refresh_token",
+  "id_token",
+  "client_secret",
+  "code_verifier",
+  "password",
+  "registration_access_token",
+];
 const VALUE_KEYS = SECRET_KEYS.filter((key) => !key.endsWith("authorization")); // an Authorization value: below
 const SECRET_IN_TEXT = new RegExp(`\\b(${VALUE_KEYS.join("|")})(["']?\\s*[:=]\\s*["']?)[^"'\\s,&;}]+`, "gi");
 // An Authorization value is masked whatever its scheme, to the end of the value; a scheme word it starts with stays.
 const SCHEMES = "Bearer|Basic|Digest|DPoP|Token|Negotiate|NTLM|HOBA|Mutual|GNAP|PrivateToken|AWS4-HMAC-SHA256";
-const AUTHORIZATION_IN_TEXT = new RegExp(`\\b((?:proxy-)?authorization)(["']?\\s*[:=]\\s*["']?)((?:${SCHEMES})\\s+)?[^"'&\\r\\n]+`, "gi");
+const AUTHORIZATION_IN_TEXT = new RegExp(
+  `\\b((?:proxy-)?authorization)(["']?\\s*[:=]\\s*["']?)((?:${SCHEMES})\\s+)?[^"'&\\r\\n]+`,
+  "gi",
+);
 export const MASK = "***";
 
 /** An Authorization header's value, as a header holds it whole: a known scheme word kept, the rest masked. A first
@@ -85,7 +104,8 @@ export const maskText = (text) =>
 
 /** The line as it should appear in the wire log: a JSON-RPC message compact, anything else marked and quoted. */
 export function describeLine(line) {
-  if (typeof line !== "string") return `(not shown) a line of ${grouped(line.bytes)} bytes, over the ${grouped(line.limit)} the tap keeps`;
+  if (typeof line !== "string")
+    return `(not shown) a line of ${grouped(line.bytes)} bytes, over the ${grouped(line.limit)} the tap keeps`;
   let value;
   try {
     value = JSON.parse(line);
@@ -96,8 +116,10 @@ export function describeLine(line) {
   return `(not JSON-RPC) ${JSON.stringify(shorten(maskText(line)))}`;
 }
 
-
-/** Copies `value` with secrets masked (by key, and inside strings) and every string longer than LONG_STRING cut, noting how much was cut. */
+/**
+ * Copies `value` with secrets masked (by key, and inside strings) and every string longer than LONG_STRING cut, noting
+ * how much was cut.
+ */
 export function shorten(value) {
   if (typeof value === "string") {
     value = maskText(value); // before the cut: a credential cut in two would no longer be recognised

@@ -50,9 +50,15 @@ describe("describeLine", () => {
   });
 
   it("masks OAuth's authorization code in a redirect and in a form body, and keeps a JSON-RPC error code", () => {
-    expect(maskText("location: http://127.0.0.1:1/callback?code=Zx9_k&state=s1")).toBe("location: http://127.0.0.1:1/callback?code=***&state=s1");
-    expect(maskText("grant_type=authorization_code&code=Zx9_k&code_verifier=v")).toBe("grant_type=authorization_code&code=***&code_verifier=***");
-    expect(maskText('{"registration_access_token":"r1","error":{"code":-32601}}')).toBe('{"registration_access_token":"***","error":{"code":-32601}}');
+    expect(maskText("location: http://127.0.0.1:1/callback?code=Zx9_k&state=s1")).toBe(
+      "location: http://127.0.0.1:1/callback?code=***&state=s1",
+    );
+    expect(maskText("grant_type=authorization_code&code=Zx9_k&code_verifier=v")).toBe(
+      "grant_type=authorization_code&code=***&code_verifier=***",
+    );
+    expect(maskText('{"registration_access_token":"r1","error":{"code":-32601}}')).toBe(
+      '{"registration_access_token":"***","error":{"code":-32601}}',
+    );
   });
 
   it("masks an Authorization or Proxy-Authorization value whatever its scheme, keeping a scheme word", () => {
@@ -63,17 +69,40 @@ describe("describeLine", () => {
   });
 
   it("masks the credential query parameters of a URL, and leaves the others", () => {
-    const url = "https://h/mcp?token=t1&key=k1&access_token=a1&apikey=p1&api_key=p2&client_secret=c1&code=o1&state=s1&page=2";
-    expect(maskText(url)).toBe("https://h/mcp?token=***&key=***&access_token=***&apikey=***&api_key=***&client_secret=***&code=***&state=s1&page=2");
+    const url =
+      "https://h/mcp?token=t1&key=k1&access_token=a1&apikey=p1&api_key=p2&client_secret=c1&code=o1&state=s1&page=2";
+    expect(maskText(url)).toBe(
+      "https://h/mcp?token=***&key=***&access_token=***&apikey=***&api_key=***&client_secret=***&code=***&state=s1&page=2",
+    );
     expect(maskText("https://h/cb#access_token=a1&TOKEN=t2")).toBe("https://h/cb#access_token=***&TOKEN=***");
   });
 
   it("masks credentials inside JSON string values at any depth, before a long string is cut", () => {
-    const text = `${"x".repeat(60)} password=hunter2secretvalue and more text past the cut`; // the secret straddles the cut at 80
-    const message = { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: '{"access_token":"a1","nested":{"password":"p1"}}' }, { type: "text", text }] } };
+    // the secret straddles the cut at 80
+    const text = `${"x".repeat(60)} password=hunter2secretvalue and more text past the cut`;
+    const message = {
+      jsonrpc: "2.0",
+      id: 1,
+      result: {
+        content: [
+          { type: "text", text: '{"access_token":"a1","nested":{"password":"p1"}}' },
+          { type: "text", text },
+        ],
+      },
+    };
     expect(describeLine(JSON.stringify(message))).toBe(
-      JSON.stringify({ ...message, result: { content: [{ type: "text", text: '{"access_token":"***","nested":{"password":"***"}}' }, { type: "text", text: `${"x".repeat(60)} password=*** and mo…(+20 chars)` }] } }),
+      JSON.stringify({
+        ...message,
+        result: {
+          content: [
+            { type: "text", text: '{"access_token":"***","nested":{"password":"***"}}' },
+            { type: "text", text: `${"x".repeat(60)} password=*** and mo…(+20 chars)` },
+          ],
+        },
+      }),
     );
-    expect(shorten({ deep: [{ headers: { "Proxy-Authorization": "Basic x", apikey: "k" } }] })).toEqual({ deep: [{ headers: { "Proxy-Authorization": "***", apikey: "***" } }] });
+    expect(shorten({ deep: [{ headers: { "Proxy-Authorization": "Basic x", apikey: "k" } }] })).toEqual({
+      deep: [{ headers: { "Proxy-Authorization": "***", apikey: "***" } }],
+    });
   });
 });

@@ -5,15 +5,32 @@ import { describeLine, LineFramer, MAX_LINE_BYTES, maskAuthorization, maskText, 
 
 // The headers a reader of MCP and model traffic needs; the rest (user agent, lengths, platform details) is noise.
 const SHOWN_HEADERS = [
-  "content-type", "accept", "anthropic-version", "authorization", "proxy-authorization", "x-api-key", "mcp-session-id",
-  "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id", "www-authenticate", "location", "retry-after",
+  "content-type",
+  "accept",
+  "anthropic-version",
+  "authorization",
+  "proxy-authorization",
+  "x-api-key",
+  "mcp-session-id",
+  "mcp-protocol-version",
+  "mcp-method",
+  "mcp-name",
+  "last-event-id",
+  "www-authenticate",
+  "location",
+  "retry-after",
 ];
 
 const decoder = () => new TextDecoder("utf-8", { fatal: false });
 
 function headerList(headers) {
-  const shown = (name) => (name.endsWith("authorization") ? `${name}: ${maskAuthorization(headers.get(name))}` : maskText(`${name}: ${headers.get(name)}`));
-  return SHOWN_HEADERS.filter((name) => headers.has(name)).map(shown).join("  ");
+  const shown = (name) =>
+    name.endsWith("authorization")
+      ? `${name}: ${maskAuthorization(headers.get(name))}`
+      : maskText(`${name}: ${headers.get(name)}`);
+  return SHOWN_HEADERS.filter((name) => headers.has(name))
+    .map(shown)
+    .join("  ");
 }
 
 /** A whole body as a wire line: JSON compact and shortened, anything else quoted. */
@@ -117,7 +134,11 @@ export function tapFetch(fetch, report, label = "") {
         },
       }),
     );
-    const copy = new Response(watched, { status: response.status, statusText: response.statusText, headers: response.headers });
+    const copy = new Response(watched, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
     // A Response built by hand has no url or redirected flag: keep the original's, which clients may read.
     Object.defineProperties(copy, { url: { value: response.url }, redirected: { value: response.redirected } });
     return copy;

@@ -7,17 +7,26 @@ import { tapFetch } from "./wire-http.mjs";
 
 // Each path answers one way; SSE is written in pieces that cut events, and a line, in the middle.
 const ROUTES = {
-  "/json": (response) => response.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" }).end('{"ok":true}'),
+  "/json": (response) =>
+    response.writeHead(200, { "content-type": "application/json", "mcp-session-id": "s-1" }).end('{"ok":true}'),
   "/sse": (response) => {
     response.writeHead(200, { "content-type": "text/event-stream" });
-    for (const piece of [": keep-alive\n\nevent: first\ndata: {\"n\"", ":1}\n\nid: 7\ndata: line one\ndata: line two\n\n", "data: {\"access_token\":\"abc\"}\r\n\r\n"]) {
+    for (const piece of [
+      ': keep-alive\n\nevent: first\ndata: {"n"',
+      ":1}\n\nid: 7\ndata: line one\ndata: line two\n\n",
+      'data: {"access_token":"abc"}\r\n\r\n',
+    ]) {
       response.write(piece);
     }
     response.end();
   },
-  "/text": (response) => response.writeHead(401, { "content-type": "text/plain", "www-authenticate": 'Bearer resource_metadata="x"' }).end("password=hunter2 rejected"),
+  "/text": (response) =>
+    response
+      .writeHead(401, { "content-type": "text/plain", "www-authenticate": 'Bearer resource_metadata="x"' })
+      .end("password=hunter2 rejected"),
   "/empty": (response) => response.writeHead(204).end(),
-  "/huge": (response) => response.writeHead(200, { "content-type": "application/json" }).end(`"${"x".repeat(MAX_LINE_BYTES)}"`),
+  "/huge": (response) =>
+    response.writeHead(200, { "content-type": "application/json" }).end(`"${"x".repeat(MAX_LINE_BYTES)}"`),
 };
 
 let server;
@@ -34,7 +43,11 @@ afterAll(() => new Promise((resolve) => server.close(resolve)));
 
 function tapped() {
   const lines = [];
-  const fetch = tapFetch(globalThis.fetch, (direction, label, text) => lines.push(`${direction} [${label}] ${text}`), "1 main.ts");
+  const fetch = tapFetch(
+    globalThis.fetch,
+    (direction, label, text) => lines.push(`${direction} [${label}] ${text}`),
+    "1 main.ts",
+  );
   return { fetch, lines };
 }
 
@@ -43,7 +56,12 @@ describe("tapFetch", () => {
     const { fetch, lines } = tapped();
     const response = await fetch(`${base}/json?access_token=secret`, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: "Bearer sk-live-123", "x-api-key": "sk-2", "user-agent": "noise" },
+      headers: {
+        "content-type": "application/json",
+        authorization: "Bearer sk-live-123",
+        "x-api-key": "sk-2",
+        "user-agent": "noise",
+      },
       body: JSON.stringify({ model: "m", api_key: "sk-3", text: "y".repeat(100) }),
     });
     expect(await response.json()).toEqual({ ok: true });
@@ -58,10 +76,16 @@ describe("tapFetch", () => {
 
   it("masks an authorization header of any scheme, and a token or key in the URL", async () => {
     const { fetch, lines } = tapped();
-    await (await fetch(`${base}/json?token=t0k&key=k3y&page=2`, { headers: { authorization: "token ghp_0123456789" } })).text();
-    await (await fetch(`${base}/json?apikey=ap1`, { headers: { authorization: "DPoP eyJhbGciOi.eyJzdWIi.c2ln" } })).text();
+    await (
+      await fetch(`${base}/json?token=t0k&key=k3y&page=2`, { headers: { authorization: "token ghp_0123456789" } })
+    ).text();
+    await (
+      await fetch(`${base}/json?apikey=ap1`, { headers: { authorization: "DPoP eyJhbGciOi.eyJzdWIi.c2ln" } })
+    ).text();
     const digest = 'Digest username="u1", response="9f86d0", opaque="o1"';
-    await (await fetch(`${base}/json`, { headers: { "proxy-authorization": digest, authorization: "rawt0ken" } })).text();
+    await (
+      await fetch(`${base}/json`, { headers: { "proxy-authorization": digest, authorization: "rawt0ken" } })
+    ).text();
     // A first word that is no known scheme may be the credential: "ghp_9876 extra" would have kept ghp_9876 in view.
     await (await fetch(`${base}/json`, { headers: { authorization: "ghp_9876 extra" } })).text();
     expect(lines.join("\n")).not.toMatch(/t0k|k3y|ghp_|ap1|eyJ|u1|9f86d0|o1|rawt0ken/);
@@ -77,7 +101,9 @@ describe("tapFetch", () => {
     const { fetch, lines } = tapped();
     const response = await fetch(`${base}/sse`);
     const text = await response.text();
-    expect(text).toBe(': keep-alive\n\nevent: first\ndata: {"n":1}\n\nid: 7\ndata: line one\ndata: line two\n\ndata: {"access_token":"abc"}\r\n\r\n');
+    expect(text).toBe(
+      ': keep-alive\n\nevent: first\ndata: {"n":1}\n\nid: 7\ndata: line one\ndata: line two\n\ndata: {"access_token":"abc"}\r\n\r\n',
+    );
     expect(response.url).toBe(`${base}/sse`);
     expect(lines.slice(1)).toEqual([
       "<- [1 main.ts/http 1] 200 OK  content-type: text/event-stream",
@@ -89,7 +115,8 @@ describe("tapFetch", () => {
 
   it("numbers exchanges, quotes a body that is not JSON with secrets masked, and passes a response without body", async () => {
     const { fetch, lines } = tapped();
-    expect(await (await fetch(`${base}/text`)).text()).toBe("password=hunter2 rejected"); // a body is shown as it is read
+    // a body is shown as it is read
+    expect(await (await fetch(`${base}/text`)).text()).toBe("password=hunter2 rejected");
     expect((await fetch(`${base}/empty`, { method: "DELETE" })).status).toBe(204);
     expect(lines).toEqual([
       `-> [1 main.ts/http 1] GET ${base}/text`,
@@ -104,7 +131,9 @@ describe("tapFetch", () => {
     const { fetch, lines } = tapped();
     const body = await (await fetch(`${base}/huge`)).text();
     expect(body.length).toBe(MAX_LINE_BYTES + 2);
-    expect(lines.at(-1)).toBe(`<- [1 main.ts/http 1] (not shown) a line of 16,777,218 bytes, over the 16,777,216 the tap keeps`);
+    expect(lines.at(-1)).toBe(
+      `<- [1 main.ts/http 1] (not shown) a line of 16,777,218 bytes, over the 16,777,216 the tap keeps`,
+    );
   });
 
   it("passes a failed request's error through", async () => {

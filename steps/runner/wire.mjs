@@ -12,7 +12,20 @@ const logPath = process.env.MCP_WIRE_LOG;
 const ownLabel = process.env.MCP_WIRE_LABEL ?? "";
 const INSTALLED = Symbol.for("learn-mcp.wire");
 // Node options whose next argument is a value, not the script.
-const TAKES_VALUE = new Set(["--import", "--require", "-r", "--loader", "--experimental-loader", "-e", "--eval", "-p", "--print", "--env-file", "-C", "--conditions"]);
+const TAKES_VALUE = new Set([
+  "--import",
+  "--require",
+  "-r",
+  "--loader",
+  "--experimental-loader",
+  "-e",
+  "--eval",
+  "-p",
+  "--print",
+  "--env-file",
+  "-C",
+  "--conditions",
+]);
 
 let logFd;
 // Only ever the log file: in a server, stdout is the protocol and must carry nothing else.
@@ -99,7 +112,11 @@ function install() {
     return result;
   };
   if (typeof globalThis.fetch === "function") {
-    globalThis.fetch = tapFetch(globalThis.fetch, (direction, label, text) => log(`${direction} [${label}] ${text}\n`), ownLabel);
+    globalThis.fetch = tapFetch(
+      globalThis.fetch,
+      (direction, label, text) => log(`${direction} [${label}] ${text}\n`),
+      ownLabel,
+    );
   }
 }
 

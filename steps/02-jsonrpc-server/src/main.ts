@@ -7,9 +7,13 @@ import { LineDecoder } from "./framing.ts";
 //#region spawn
 const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
 // A small size limit, so that the demo can show a message over it without sending megabytes.
-const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, "--max-line-bytes", "1000"], {
-  stdio: ["pipe", "pipe", "pipe"],
-});
+const child = spawn(
+  process.execPath,
+  ["--import", import.meta.resolve("tsx"), serverPath, "--max-line-bytes", "1000"],
+  {
+    stdio: ["pipe", "pipe", "pipe"],
+  },
+);
 //#endregion
 
 //#region read-lines

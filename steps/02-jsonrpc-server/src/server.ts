@@ -2,7 +2,15 @@
 // stdout carries responses and nothing else; a line over the size limit is answered with an error and skipped.
 import { parseArgs } from "node:util";
 import { LineDecoder, LineTooLong, MAX_LINE_BYTES, type Line } from "./framing.ts";
-import { checkParams, failure, handleLine, InvalidRequest, invalidParams, type Method, type Methods } from "./jsonrpc.ts";
+import {
+  checkParams,
+  failure,
+  handleLine,
+  InvalidRequest,
+  invalidParams,
+  type Method,
+  type Methods,
+} from "./jsonrpc.ts";
 
 //#region options
 const USAGE = "usage: server.ts [--max-line-bytes N]";
@@ -10,7 +18,8 @@ const USAGE = "usage: server.ts [--max-line-bytes N]";
 function parseOptions(): { maxLineBytes: number } {
   const { values } = parseArgs({ options: { "max-line-bytes": { type: "string" } } });
   const maxLineBytes = Number(values["max-line-bytes"] ?? MAX_LINE_BYTES);
-  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) throw new Error("--max-line-bytes takes a positive whole number");
+  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
+    throw new Error("--max-line-bytes takes a positive whole number");
   return { maxLineBytes };
 }
 
@@ -47,7 +56,9 @@ const reply = (line: string) => process.stdout.write(line + "\n");
 // Each line is answered when its method finishes, so a slow request never holds up a quick one.
 function serve(line: Line): void {
   if (line instanceof LineTooLong) {
-    return void reply(JSON.stringify(failure(null, InvalidRequest, `Invalid Request: message over ${line.limit} bytes`)));
+    return void reply(
+      JSON.stringify(failure(null, InvalidRequest, `Invalid Request: message over ${line.limit} bytes`)),
+    );
   }
   // A blank line carries no message: skip it rather than answer it with a parse error.
   if (line.trim() === "") return;

@@ -25,10 +25,14 @@ function fakeServer(timeoutMs = 1000) {
 
 describe("against the real server", () => {
   it("pairs answers that come back out of order", { timeout: 20_000 }, async () => {
-    const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath], { stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath], {
+      stdio: ["pipe", "pipe", "ignore"],
+    });
     stops.push(() => child.kill());
     const order: string[] = [];
-    const connection = new Connection(child.stdin, child.stdout, { trace: (direction, line) => direction === "<-" && order.push(line) });
+    const connection = new Connection(child.stdin, child.stdout, {
+      trace: (direction, line) => direction === "<-" && order.push(line),
+    });
     const results = await Promise.all([
       connection.request("sleep", { ms: 200 }),
       connection.request("sum", { numbers: [1, 2] }),
@@ -36,7 +40,10 @@ describe("against the real server", () => {
     ]);
     expect(results).toEqual([200, 3, 7]);
     expect(order.map((line) => JSON.parse(line).id)).toEqual([2, 3, 1]);
-    await expect(connection.request("product", {})).rejects.toMatchObject({ code: -32601, message: "Method not found: product" });
+    await expect(connection.request("product", {})).rejects.toMatchObject({
+      code: -32601,
+      message: "Method not found: product",
+    });
   });
 });
 
@@ -51,17 +58,21 @@ describe("against raw lines", () => {
       '{"jsonrpc":"2.0","id":2,"method":"b"}',
       '{"jsonrpc":"2.0","method":"c"}',
     ]);
-    answer('{"jsonrpc":"2.0","id":2,"result":"two"}\n{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad x"}}\n');
+    answer(
+      '{"jsonrpc":"2.0","id":2,"result":"two"}\n{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad x"}}\n',
+    );
     expect(await second).toBe("two");
     const error = await first.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JsonRpcError);
     expect(error).toMatchObject({ code: -32602, message: "bad x" });
   });
 
-  it("keeps 1 and \"1\" apart, and reports answers to nothing without failing anything", async () => {
+  it('keeps 1 and "1" apart, and reports answers to nothing without failing anything', async () => {
     const { connection, warnings, answer } = fakeServer();
     const request = connection.request("a");
-    answer('{"jsonrpc":"2.0","id":"1","result":"wrong"}\n{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}\n');
+    answer(
+      '{"jsonrpc":"2.0","id":"1","result":"wrong"}\n{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}\n',
+    );
     answer("Server starting...\n\n");
     answer('{"jsonrpc":"2.0","id":1,"result":"right"}\n');
     expect(await request).toBe("right");
@@ -78,9 +89,18 @@ describe("against raw lines", () => {
     answer('{"jsonrpc":"2.0","id":1,"error":"boom"}\n{"jsonrpc":"2.0","id":2,"error":{"code":"x","message":"y"}}\n');
     answer('{"jsonrpc":"2.0","id":3}\n');
     const [first, second, third] = await Promise.allSettled(requests);
-    expect(first).toEqual({ status: "rejected", reason: new Error('the server answered with a malformed error: {"jsonrpc":"2.0","id":1,"error":"boom"}') });
-    expect(second).toMatchObject({ status: "rejected", reason: { message: expect.stringContaining("malformed error") } });
-    expect(third).toEqual({ status: "rejected", reason: new Error('the server answered with neither a result nor an error: {"jsonrpc":"2.0","id":3}') });
+    expect(first).toEqual({
+      status: "rejected",
+      reason: new Error('the server answered with a malformed error: {"jsonrpc":"2.0","id":1,"error":"boom"}'),
+    });
+    expect(second).toMatchObject({
+      status: "rejected",
+      reason: { message: expect.stringContaining("malformed error") },
+    });
+    expect(third).toEqual({
+      status: "rejected",
+      reason: new Error('the server answered with neither a result nor an error: {"jsonrpc":"2.0","id":3}'),
+    });
   });
 
   it("times a request out, forgets it, and reports the late answer", async () => {

@@ -16,7 +16,8 @@ const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), s
 // request settles, so printing them at once would make the order of the printout depend on the chunking.
 let held: string[] | undefined;
 const connection = new Connection(child.stdin, child.stdout, {
-  trace: (direction, line) => (direction === "<-" && held ? held.push(`<- ${line}`) : console.log(`${direction} ${line}`)),
+  trace: (direction, line) =>
+    direction === "<-" && held ? held.push(`<- ${line}`) : console.log(`${direction} ${line}`),
   warn: (text) => console.log(`[client] ${text}`),
 });
 //#endregion

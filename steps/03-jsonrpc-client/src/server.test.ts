@@ -70,20 +70,56 @@ describe("every malformed input gets its error, and the server keeps serving", (
     ["a number", "42", error("null", -32600, "Invalid Request: expected an object")],
     ["null", "null", error("null", -32600, "Invalid Request: expected an object")],
     ["no jsonrpc", '{"id":3,"method":"sum"}', error("3", -32600, 'Invalid Request: jsonrpc must be "2.0"')],
-    ["jsonrpc 1.0", '{"jsonrpc":"1.0","id":4,"method":"sum"}', error("4", -32600, 'Invalid Request: jsonrpc must be "2.0"')],
-    ["an object id", '{"jsonrpc":"2.0","id":{},"method":"sum"}', error("null", -32600, "Invalid Request: id must be a string or a number")],
-    ["a boolean id", '{"jsonrpc":"2.0","id":true,"method":"sum"}', error("null", -32600, "Invalid Request: id must be a string or a number")],
-    ["a null id", '{"jsonrpc":"2.0","id":null,"method":"sum"}', error("null", -32600, "Invalid Request: id must be a string or a number")],
+    [
+      "jsonrpc 1.0",
+      '{"jsonrpc":"1.0","id":4,"method":"sum"}',
+      error("4", -32600, 'Invalid Request: jsonrpc must be "2.0"'),
+    ],
+    [
+      "an object id",
+      '{"jsonrpc":"2.0","id":{},"method":"sum"}',
+      error("null", -32600, "Invalid Request: id must be a string or a number"),
+    ],
+    [
+      "a boolean id",
+      '{"jsonrpc":"2.0","id":true,"method":"sum"}',
+      error("null", -32600, "Invalid Request: id must be a string or a number"),
+    ],
+    [
+      "a null id",
+      '{"jsonrpc":"2.0","id":null,"method":"sum"}',
+      error("null", -32600, "Invalid Request: id must be a string or a number"),
+    ],
     ["no method", '{"jsonrpc":"2.0","id":5}', error("5", -32600, "Invalid Request: method must be a string")],
-    ["a number method", '{"jsonrpc":"2.0","id":6,"method":42}', error("6", -32600, "Invalid Request: method must be a string")],
-    ["string params", '{"jsonrpc":"2.0","id":7,"method":"sum","params":"1,2"}', error("7", -32600, "Invalid Request: params must be an object or an array")],
+    [
+      "a number method",
+      '{"jsonrpc":"2.0","id":6,"method":42}',
+      error("6", -32600, "Invalid Request: method must be a string"),
+    ],
+    [
+      "string params",
+      '{"jsonrpc":"2.0","id":7,"method":"sum","params":"1,2"}',
+      error("7", -32600, "Invalid Request: params must be an object or an array"),
+    ],
     ["unknown method", '{"jsonrpc":"2.0","id":8,"method":"product"}', error("8", -32601, "Method not found: product")],
-    ["inherited name", '{"jsonrpc":"2.0","id":9,"method":"toString"}', error("9", -32601, "Method not found: toString")],
+    [
+      "inherited name",
+      '{"jsonrpc":"2.0","id":9,"method":"toString"}',
+      error("9", -32601, "Method not found: toString"),
+    ],
     ["sum without params", '{"jsonrpc":"2.0","id":10,"method":"sum"}', error("10", -32602, SUM_TAKES)],
     ["sum by position", request("11", "sum", [1, 2]), error("11", -32602, SUM_TAKES)],
     ["sum of strings", request("12", "sum", { numbers: ["1"] }), error("12", -32602, SUM_TAKES)],
-    ["sum over Infinity", request("13", "sum", { numbers: [1e308, 1e308] }), error("13", -32602, "Invalid params: the sum is not a finite number")],
-    ["a line over the limit", request("14", "sum", { numbers: Array(100).fill(1) }), error("null", -32600, "Invalid Request: message over 200 bytes")],
+    [
+      "sum over Infinity",
+      request("13", "sum", { numbers: [1e308, 1e308] }),
+      error("13", -32602, "Invalid params: the sum is not a finite number"),
+    ],
+    [
+      "a line over the limit",
+      request("14", "sum", { numbers: Array(100).fill(1) }),
+      error("null", -32600, "Invalid Request: message over 200 bytes"),
+    ],
   ];
 
   test.each(cases)("%s", async (_name, line, expected) => {
@@ -108,7 +144,9 @@ describe("batches (JSON-RPC 2.0)", () => {
   });
 
   test("sends nothing for a batch of notifications", async () => {
-    await expectNoReply('[{"jsonrpc":"2.0","method":"sum","params":{"numbers":[1]}},{"jsonrpc":"2.0","method":"nope"}]');
+    await expectNoReply(
+      '[{"jsonrpc":"2.0","method":"sum","params":{"numbers":[1]}},{"jsonrpc":"2.0","method":"nope"}]',
+    );
   });
 
   test("answers an empty batch with a single error", async () => {
@@ -131,11 +169,14 @@ describe("limits and start-up", () => {
     expect(await big.close()).toBe(0);
   });
 
-  test.each([[["--max-line-bytes", "0"]], [["--max-line-bytes", "lots"]], [["--verbose"]]])("refuses %j with usage and exit 2", async (args) => {
-    const bad = new Wire(serverPath, args);
-    expect(await bad.close()).toBe(2);
-    expect(bad.stderr).toContain("usage: server.ts [--max-line-bytes N]");
-  });
+  test.each([[["--max-line-bytes", "0"]], [["--max-line-bytes", "lots"]], [["--verbose"]]])(
+    "refuses %j with usage and exit 2",
+    async (args) => {
+      const bad = new Wire(serverPath, args);
+      expect(await bad.close()).toBe(2);
+      expect(bad.stderr).toContain("usage: server.ts [--max-line-bytes N]");
+    },
+  );
 });
 
 describe("sleep", () => {

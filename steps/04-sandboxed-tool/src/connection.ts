@@ -25,7 +25,11 @@ export class Connection {
   #trace: Trace | undefined;
 
   /** `toServer` is the server's stdin, `fromServer` its stdout. */
-  constructor(private readonly toServer: Writable, fromServer: Readable, options: ConnectionOptions = {}) {
+  constructor(
+    private readonly toServer: Writable,
+    fromServer: Readable,
+    options: ConnectionOptions = {},
+  ) {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#warn = options.warn ?? ((text) => process.stderr.write(`[client] ${text}\n`));
     this.#trace = options.trace;

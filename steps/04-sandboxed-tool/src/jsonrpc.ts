@@ -121,7 +121,10 @@ export async function handleLine(line: string, methods: Methods): Promise<string
 }
 
 /** A batch gets one array of answers, notifications left out; nothing at all if none is owed. */
-async function handleBatch(messages: unknown[], methods: Methods): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+async function handleBatch(
+  messages: unknown[],
+  methods: Methods,
+): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
   if (messages.length === 0) return failure(null, InvalidRequest, "Invalid Request: empty batch");
   const responses = await Promise.all(messages.map((message) => handleMessage(message, methods)));
   const answers = responses.filter((response) => response !== undefined);

@@ -1,7 +1,18 @@
 // Step 04 demo: chapter 03's client calls createFile on a server whose sandbox holds planted traps.
 // Each call prints its path and what came back; the outside file is checked at the end, and the folders are removed.
 import { spawn, spawnSync } from "node:child_process";
-import { linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -55,6 +66,13 @@ console.log(`\noutside/secret.txt still reads: ${JSON.stringify(readFileSync(sec
 console.log(`hard.txt now reads: ${JSON.stringify(readFileSync(path.join(sandbox, "hard.txt"), "utf8"))}`);
 
 //#region missing-folder
-const missing = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, path.join(base, "nowhere")]);
-console.log(`\nserver.ts <a folder that does not exist> -> exit ${missing.status}: ${missing.stderr.toString().trim()}`);
+const missing = spawnSync(process.execPath, [
+  "--import",
+  import.meta.resolve("tsx"),
+  serverPath,
+  path.join(base, "nowhere"),
+]);
+console.log(
+  `\nserver.ts <a folder that does not exist> -> exit ${missing.status}: ${missing.stderr.toString().trim()}`,
+);
 //#endregion

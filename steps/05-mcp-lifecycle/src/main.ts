@@ -61,7 +61,9 @@ await first.send('[{"jsonrpc":"2.0","id":"a","method":"ping"}]');
 first.end();
 
 //#region negotiation
-console.log("\n# Negotiation: a version the server knows is answered as asked; an unknown one gets the server's latest");
+console.log(
+  "\n# Negotiation: a version the server knows is answered as asked; an unknown one gets the server's latest",
+);
 for (const version of ["2024-11-05", "2099-01-01"]) {
   const session = startSession();
   await settled(session.connection.request("initialize", initialize(version)));
@@ -73,5 +75,7 @@ console.log("\n# A session on 2025-03-26 may send a batch, and gets one array ba
 const batches = startSession();
 await settled(batches.connection.request("initialize", initialize("2025-03-26")));
 batches.connection.notify("notifications/initialized");
-await batches.send('[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":"b","method":"sum","params":{"numbers":[2,3]}}]');
+await batches.send(
+  '[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","id":"b","method":"sum","params":{"numbers":[2,3]}}]',
+);
 batches.end();

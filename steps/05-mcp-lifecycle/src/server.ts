@@ -3,7 +3,15 @@
 import { setTimeout as wait } from "node:timers/promises";
 import { parseArgs } from "node:util";
 import { LineDecoder, LineTooLong, MAX_LINE_BYTES, type Line } from "./framing.ts";
-import { checkParams, failure, handleLine, InvalidRequest, invalidParams, type Method, type Methods } from "./jsonrpc.ts";
+import {
+  checkParams,
+  failure,
+  handleLine,
+  InvalidRequest,
+  invalidParams,
+  type Method,
+  type Methods,
+} from "./jsonrpc.ts";
 import { Session } from "./lifecycle.ts";
 import { openSandbox, SandboxError, writeInside } from "./sandbox.ts";
 
@@ -14,7 +22,8 @@ function parseOptions(): { maxLineBytes: number; folder: string } {
   const options = { "max-line-bytes": { type: "string" } } as const;
   const { values, positionals } = parseArgs({ options, allowPositionals: true });
   const maxLineBytes = Number(values["max-line-bytes"] ?? MAX_LINE_BYTES);
-  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) throw new Error("--max-line-bytes takes a positive whole number");
+  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
+    throw new Error("--max-line-bytes takes a positive whole number");
   if (positionals.length !== 1) throw new Error("expected one sandbox folder");
   return { maxLineBytes, folder: positionals[0]! };
 }
@@ -59,7 +68,8 @@ async function createFile(params: unknown): Promise<{ path: string; bytes: numbe
     return { path, bytes: await writeInside(sandbox, path, content) };
   } catch (error) {
     // A refused path is the caller's mistake, so -32602; any other failure stays -32603, details in the log.
-    if (error instanceof SandboxError) throw invalidParams(`createFile refused ${JSON.stringify(path)}: ${error.message}`);
+    if (error instanceof SandboxError)
+      throw invalidParams(`createFile refused ${JSON.stringify(path)}: ${error.message}`);
     throw error;
   }
 }
@@ -90,7 +100,9 @@ const reply = (line: string) => process.stdout.write(line + "\n");
 // Each line is answered when its method finishes, so a slow request never holds up a quick one.
 function serve(line: Line): void {
   if (line instanceof LineTooLong) {
-    return void reply(JSON.stringify(failure(null, InvalidRequest, `Invalid Request: message over ${line.limit} bytes`)));
+    return void reply(
+      JSON.stringify(failure(null, InvalidRequest, `Invalid Request: message over ${line.limit} bytes`)),
+    );
   }
   // A blank line carries no message: skip it rather than answer it with a parse error.
   if (line.trim() === "") return;

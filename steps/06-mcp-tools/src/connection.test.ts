@@ -31,17 +31,21 @@ describe("against raw lines", () => {
       '{"jsonrpc":"2.0","id":2,"method":"b"}',
       '{"jsonrpc":"2.0","method":"c"}',
     ]);
-    answer('{"jsonrpc":"2.0","id":2,"result":"two"}\n{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad x"}}\n');
+    answer(
+      '{"jsonrpc":"2.0","id":2,"result":"two"}\n{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad x"}}\n',
+    );
     expect(await second).toBe("two");
     const error = await first.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(JsonRpcError);
     expect(error).toMatchObject({ code: -32602, message: "bad x" });
   });
 
-  it("keeps 1 and \"1\" apart, and reports answers to nothing without failing anything", async () => {
+  it('keeps 1 and "1" apart, and reports answers to nothing without failing anything', async () => {
     const { connection, warnings, answer } = fakeServer();
     const request = connection.request("a");
-    answer('{"jsonrpc":"2.0","id":"1","result":"wrong"}\n{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}\n');
+    answer(
+      '{"jsonrpc":"2.0","id":"1","result":"wrong"}\n{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}\n',
+    );
     answer("Server starting...\n\n");
     answer('{"jsonrpc":"2.0","id":1,"result":"right"}\n');
     expect(await request).toBe("right");
@@ -58,9 +62,18 @@ describe("against raw lines", () => {
     answer('{"jsonrpc":"2.0","id":1,"error":"boom"}\n{"jsonrpc":"2.0","id":2,"error":{"code":"x","message":"y"}}\n');
     answer('{"jsonrpc":"2.0","id":3}\n');
     const [first, second, third] = await Promise.allSettled(requests);
-    expect(first).toEqual({ status: "rejected", reason: new Error('the server answered with a malformed error: {"jsonrpc":"2.0","id":1,"error":"boom"}') });
-    expect(second).toMatchObject({ status: "rejected", reason: { message: expect.stringContaining("malformed error") } });
-    expect(third).toEqual({ status: "rejected", reason: new Error('the server answered with neither a result nor an error: {"jsonrpc":"2.0","id":3}') });
+    expect(first).toEqual({
+      status: "rejected",
+      reason: new Error('the server answered with a malformed error: {"jsonrpc":"2.0","id":1,"error":"boom"}'),
+    });
+    expect(second).toMatchObject({
+      status: "rejected",
+      reason: { message: expect.stringContaining("malformed error") },
+    });
+    expect(third).toEqual({
+      status: "rejected",
+      reason: new Error('the server answered with neither a result nor an error: {"jsonrpc":"2.0","id":3}'),
+    });
   });
 
   it("times a request out, forgets it, and reports the late answer", async () => {

@@ -117,14 +117,19 @@ export async function handleLine(line: string, methods: Methods, batches: boolea
     return JSON.stringify(failure(null, ParseError, "Parse error"));
   }
   if (Array.isArray(message) && !batches) {
-    return JSON.stringify(failure(null, InvalidRequest, "Invalid Request: batches are not supported in this protocol version"));
+    return JSON.stringify(
+      failure(null, InvalidRequest, "Invalid Request: batches are not supported in this protocol version"),
+    );
   }
   const response = Array.isArray(message) ? await handleBatch(message, methods) : await handleMessage(message, methods);
   return response === undefined ? undefined : JSON.stringify(response);
 }
 
 /** A batch gets one array of answers, notifications left out; nothing at all if none is owed. */
-async function handleBatch(messages: unknown[], methods: Methods): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
+async function handleBatch(
+  messages: unknown[],
+  methods: Methods,
+): Promise<JsonRpcResponse | JsonRpcResponse[] | undefined> {
   if (messages.length === 0) return failure(null, InvalidRequest, "Invalid Request: empty batch");
   const responses = await Promise.all(messages.map((message) => handleMessage(message, methods)));
   const answers = responses.filter((response) => response !== undefined);

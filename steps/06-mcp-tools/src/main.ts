@@ -15,12 +15,18 @@ const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
 const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, sandbox], {
   stdio: ["pipe", "pipe", "ignore"],
 });
-const connection = new Connection(child.stdin, child.stdout, { trace: (direction, line) => console.log(`${direction} ${line}`) });
+const connection = new Connection(child.stdin, child.stdout, {
+  trace: (direction, line) => console.log(`${direction} ${line}`),
+});
 // Errors are already on the wire above; the demo only waits for them.
 const settled = (request: Promise<unknown>) => request.catch(() => undefined);
 const call = (name: string, args: unknown) => settled(connection.request("tools/call", { name, arguments: args }));
 
-await connection.request("initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "demo", version: "0.6.0" } });
+await connection.request("initialize", {
+  protocolVersion: "2025-11-25",
+  capabilities: {},
+  clientInfo: { name: "demo", version: "0.6.0" },
+});
 connection.notify("notifications/initialized");
 //#endregion
 

@@ -1,5 +1,5 @@
-// createFile's sandbox: every write lands inside one folder fixed when the server starts.
-// The parent folder's real path must lie inside the sandbox's; the file is written beside its target and renamed over it.
+// createFile's sandbox: every write lands inside one folder fixed when the server starts. The parent folder's real path
+// must lie inside the sandbox's; the file is written beside its target and renamed over it.
 import { randomBytes } from "node:crypto";
 import { constants, promises as fs } from "node:fs";
 import path from "node:path";
@@ -41,7 +41,8 @@ async function resolveInside(root: string, relative: string): Promise<{ parent: 
     if (code === "ENOENT" || code === "ENOTDIR") throw new SandboxError("its parent folder does not exist");
     throw error;
   }
-  if (parent !== root && !parent.startsWith(root + path.sep)) throw new SandboxError("the path leads outside the sandbox");
+  if (parent !== root && !parent.startsWith(root + path.sep))
+    throw new SandboxError("the path leads outside the sandbox");
   if (!(await fs.stat(parent)).isDirectory()) throw new SandboxError("its parent is not a folder");
   return { parent, name: path.basename(joined) };
 }
@@ -51,7 +52,8 @@ async function resolveInside(root: string, relative: string): Promise<{ parent: 
 /** Creates or replaces a file inside the sandbox; returns the number of bytes written. */
 export async function writeInside(root: string, relative: string, content: string): Promise<number> {
   const { parent, name } = await resolveInside(root, relative);
-  // Race left open: a parent folder swapped for a symbolic link after realpath is still followed (chapter 11 closes it).
+  // Race left open: a parent folder swapped for a symbolic link after realpath is still followed (chapter 11 closes
+  // it).
   const target = path.join(parent, name);
   const existing = await fs.lstat(target).catch(() => undefined);
   if (existing?.isSymbolicLink()) throw new SandboxError("it is a symbolic link; links are not followed");

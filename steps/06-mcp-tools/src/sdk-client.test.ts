@@ -32,8 +32,15 @@ afterAll(async () => {
 
 /** Connects an SDK client; the server gets its settings as arguments, since the SDK passes on little environment. */
 async function connect(mode: "legacy" | "auto"): Promise<{ transport: StdioClientTransport; elapsedMs: number }> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: serverArgs(sandbox), stderr: "ignore" });
-  client = new Client({ name: "sdk-test", version: "1.0.0" }, { versionNegotiation: { mode, probe: { timeoutMs: 20_000 } } });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: serverArgs(sandbox),
+    stderr: "ignore",
+  });
+  client = new Client(
+    { name: "sdk-test", version: "1.0.0" },
+    { versionNegotiation: { mode, probe: { timeoutMs: 20_000 } } },
+  );
   const started = performance.now();
   await client.connect(transport);
   return { transport, elapsedMs: performance.now() - started };
@@ -42,9 +49,14 @@ async function connect(mode: "legacy" | "auto"): Promise<{ transport: StdioClien
 async function listAndCall(connected: Client): Promise<void> {
   const { tools } = await connected.listTools();
   expect(tools.map((tool) => tool.name)).toEqual(["add", "echo", "createFile"]);
-  expect(await connected.callTool({ name: "add", arguments: { a: 2, b: 40 } })).toEqual({ content: [{ type: "text", text: "42" }] });
+  expect(await connected.callTool({ name: "add", arguments: { a: 2, b: 40 } })).toEqual({
+    content: [{ type: "text", text: "42" }],
+  });
   const refused = await connected.callTool({ name: "add", arguments: { a: 2 } });
-  expect(refused).toEqual({ content: [{ type: "text", text: 'Invalid arguments for add: "b" is required' }], isError: true });
+  expect(refused).toEqual({
+    content: [{ type: "text", text: 'Invalid arguments for add: "b" is required' }],
+    isError: true,
+  });
 }
 
 test("legacy mode: initialize, list and call tools", async () => {
@@ -71,8 +83,23 @@ const inspectorBin = path.join(inspectorDir, require("@modelcontextprotocol/insp
 
 /** Runs the Inspector CLI against the server; it keeps its state in the sandbox, not in the home folder. */
 async function inspector(...args: string[]): Promise<{ code: number; stdout: string }> {
-  const env = { ...process.env, MCP_CATALOG_PATH: path.join(sandbox, "catalog.json"), MCP_CLIENT_CONFIG_PATH: path.join(sandbox, "client.json") };
-  const argv = [inspectorBin, "--cli", process.execPath, ...serverArgs(sandbox), "--connect-timeout", "30000", ...args, "--format", "json", "-q"];
+  const env = {
+    ...process.env,
+    MCP_CATALOG_PATH: path.join(sandbox, "catalog.json"),
+    MCP_CLIENT_CONFIG_PATH: path.join(sandbox, "client.json"),
+  };
+  const argv = [
+    inspectorBin,
+    "--cli",
+    process.execPath,
+    ...serverArgs(sandbox),
+    "--connect-timeout",
+    "30000",
+    ...args,
+    "--format",
+    "json",
+    "-q",
+  ];
   try {
     const { stdout } = await promisify(execFile)(process.execPath, argv, { env });
     return { code: 0, stdout };
@@ -86,7 +113,11 @@ async function inspector(...args: string[]): Promise<{ code: number; stdout: str
 test("the Inspector CLI lists the tools and calls add", async () => {
   const listed = await inspector("--method", "tools/list");
   expect(listed.code).toBe(0);
-  expect(JSON.parse(listed.stdout).result.tools.map((tool: { name: string }) => tool.name)).toEqual(["add", "echo", "createFile"]);
+  expect(JSON.parse(listed.stdout).result.tools.map((tool: { name: string }) => tool.name)).toEqual([
+    "add",
+    "echo",
+    "createFile",
+  ]);
   const called = await inspector("--method", "tools/call", "--tool-name", "add", "--tool-args-json", '{"a":2,"b":40}');
   expect(called.code).toBe(0);
   expect(JSON.parse(called.stdout).result.content).toEqual([{ type: "text", text: "42" }]);

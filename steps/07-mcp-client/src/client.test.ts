@@ -61,7 +61,10 @@ describe("framing and pairing", () => {
   it("pairs answers that come back out of order", async () => {
     const { client } = fake("reverse");
     await client.connect();
-    const both = await Promise.all([client.callTool("echo", { text: "first" }), client.callTool("echo", { text: "second" })]);
+    const both = await Promise.all([
+      client.callTool("echo", { text: "first" }),
+      client.callTool("echo", { text: "second" }),
+    ]);
     expect(both.map(text)).toEqual(["first", "second"]);
   });
 
@@ -94,7 +97,11 @@ describe("lifecycle", () => {
 
   it("refuses a protocol version it does not know, and stops the server", async () => {
     const { client } = fake("future-version");
-    await expectCutOff(client, client.connect(), "server chose protocol version 2099-01-01; this client supports 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05");
+    await expectCutOff(
+      client,
+      client.connect(),
+      "server chose protocol version 2099-01-01; this client supports 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05",
+    );
   });
 });
 
@@ -102,17 +109,41 @@ describe("a server that misbehaves is cut off", () => {
   it.each([
     ["floods stdout without a newline", "flood", "the server sent a line over 16777216 bytes"],
     ["closes its stdout but keeps running", "close-stdout", "server closed its output but is still running"],
-    ["answers with an error that is not an object", "bad-error", 'the server answered with a malformed error: {"jsonrpc":"2.0","id":1,"error":"no"}'],
+    [
+      "answers with an error that is not an object",
+      "bad-error",
+      'the server answered with a malformed error: {"jsonrpc":"2.0","id":1,"error":"no"}',
+    ],
   ])("when it %s", async (_name, mode, message) => {
     const { client } = fake(mode);
     await expectCutOff(client, client.connect(), message);
   });
 
   it.each([
-    ["a null result", "null-result", () => "tools/call returned a malformed result: null", (c: McpClient) => c.callTool("echo", { text: "x" })],
-    ["tools without names", "bad-tools", () => 'tools/list returned a malformed result: {"tools":[{"description":"no name"}]}', (c: McpClient) => c.listTools()],
-    ["pages that never end", "endless-pages", () => `tools/list went past ${MAX_PAGES} pages; giving up`, (c: McpClient) => c.listTools()],
-    ["a cursor handed out twice", "repeat-cursor", () => 'tools/list repeated the cursor "again"', (c: McpClient) => c.listTools()],
+    [
+      "a null result",
+      "null-result",
+      () => "tools/call returned a malformed result: null",
+      (c: McpClient) => c.callTool("echo", { text: "x" }),
+    ],
+    [
+      "tools without names",
+      "bad-tools",
+      () => 'tools/list returned a malformed result: {"tools":[{"description":"no name"}]}',
+      (c: McpClient) => c.listTools(),
+    ],
+    [
+      "pages that never end",
+      "endless-pages",
+      () => `tools/list went past ${MAX_PAGES} pages; giving up`,
+      (c: McpClient) => c.listTools(),
+    ],
+    [
+      "a cursor handed out twice",
+      "repeat-cursor",
+      () => 'tools/list repeated the cursor "again"',
+      (c: McpClient) => c.listTools(),
+    ],
   ])("rejects %s with a clear message", async (_name, mode, message, attempt) => {
     const { client } = fake(mode);
     await client.connect();
@@ -130,7 +161,9 @@ describe("a server that misbehaves is cut off", () => {
   it("times out one request, reports its late answer and keeps working", async () => {
     const { client, warnings } = fake("normal");
     await client.connect();
-    await expect(client.callTool("sleep", { ms: 300 }, { timeoutMs: 100 })).rejects.toThrow("tools/call timed out after 100 ms");
+    await expect(client.callTool("sleep", { ms: 300 }, { timeoutMs: 100 })).rejects.toThrow(
+      "tools/call timed out after 100 ms",
+    );
     await sleep(400);
     expect(warnings).toEqual([expect.stringMatching(/^no pending request for \{"jsonrpc":"2.0","id":2,/)]);
     expect(text(await client.callTool("echo", { text: "still here" }))).toBe("still here");

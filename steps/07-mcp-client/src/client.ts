@@ -33,7 +33,8 @@ export interface McpClientOptions {
 }
 
 /** The error for an answer to `what` that does not have the shape MCP gives it. */
-const malformed = (what: string, value: unknown) => new Error(`${what} returned a malformed result: ${JSON.stringify(value)?.slice(0, 200)}`);
+const malformed = (what: string, value: unknown) =>
+  new Error(`${what} returned a malformed result: ${JSON.stringify(value)?.slice(0, 200)}`);
 
 export class McpClient {
   #transport: StdioTransport;
@@ -46,7 +47,8 @@ export class McpClient {
     const { toServer, fromServer } = this.#transport;
     this.#connection = new Connection(toServer, fromServer, {
       ...options,
-      // A connection that failed for good (output closed, a line over the limit) will never work again: stop the server.
+      // A connection that failed for good (output closed, a line over the limit) will never work again: stop the
+      // server.
       onFailure: () => void this.#transport.close(),
       onClose: () => void this.#transport.whyOutputClosed().then((reason) => this.#serverGone(reason)),
     });
@@ -88,7 +90,10 @@ export class McpClient {
       throw malformed("initialize", result);
     }
     if (!SUPPORTED_VERSIONS.includes(result.protocolVersion)) {
-      throw new Error(`server chose protocol version ${result.protocolVersion}; this client supports ${SUPPORTED_VERSIONS.join(", ")}`);
+      throw new Error(
+        `server chose protocol version ${result.protocolVersion}; ` +
+          `this client supports ${SUPPORTED_VERSIONS.join(", ")}`,
+      );
     }
     this.#connection.notify("notifications/initialized");
     return result as InitializeResult;
@@ -104,13 +109,18 @@ export class McpClient {
     for (let page = 1; page === 1 || cursor !== undefined; page++) {
       if (page > MAX_PAGES) throw new Error(`tools/list went past ${MAX_PAGES} pages; giving up`);
       const result = await this.#connection.request("tools/list", cursor === undefined ? {} : { cursor });
-      if (!isObject(result) || !Array.isArray(result.tools) || !result.tools.every((tool) => isObject(tool) && typeof tool.name === "string")) {
+      if (
+        !isObject(result) ||
+        !Array.isArray(result.tools) ||
+        !result.tools.every((tool) => isObject(tool) && typeof tool.name === "string")
+      ) {
         throw malformed("tools/list", result);
       }
       // One push per tool: spreading 200,000 of them into push() would overflow the call stack.
       for (const tool of result.tools) tools.push(tool as Tool);
       cursor = result.nextCursor === undefined ? undefined : String(result.nextCursor);
-      if (cursor !== undefined && seen.has(cursor)) throw new Error(`tools/list repeated the cursor ${JSON.stringify(cursor)}`);
+      if (cursor !== undefined && seen.has(cursor))
+        throw new Error(`tools/list repeated the cursor ${JSON.stringify(cursor)}`);
       if (cursor !== undefined) seen.add(cursor);
     }
     return tools;
@@ -119,7 +129,8 @@ export class McpClient {
   /** Calls one tool. A tool that fails resolves with `isError: true`; a protocol error rejects with JsonRpcError. */
   async callTool(name: string, args: object = {}, options: { timeoutMs?: number } = {}): Promise<CallToolResult> {
     const result = await this.#connection.request("tools/call", { name, arguments: args }, options.timeoutMs);
-    if (!isObject(result) || !Array.isArray(result.content) || !result.content.every(isObject)) throw malformed("tools/call", result);
+    if (!isObject(result) || !Array.isArray(result.content) || !result.content.every(isObject))
+      throw malformed("tools/call", result);
     return result as CallToolResult;
   }
   //#endregion

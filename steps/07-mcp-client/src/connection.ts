@@ -35,7 +35,11 @@ export class Connection {
   #onFailure: ConnectionOptions["onFailure"];
 
   /** `toServer` is the server's stdin, `fromServer` its stdout. */
-  constructor(private readonly toServer: Writable, fromServer: Readable, options: ConnectionOptions = {}) {
+  constructor(
+    private readonly toServer: Writable,
+    fromServer: Readable,
+    options: ConnectionOptions = {},
+  ) {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#warn = options.warn ?? ((text) => process.stderr.write(`[client] ${text}\n`));
     this.#trace = options.trace;
@@ -114,7 +118,8 @@ export class Connection {
   // A request from the server gets an answer whatever it asks: ping is all this client knows.
   #fromServer({ id, method, params }: Record<string, unknown>): void {
     if (id === undefined) return this.#onNotification?.({ method: method as string, params });
-    const answer = method === "ping" ? { result: {} } : { error: { code: MethodNotFound, message: `Method not found: ${method}` } };
+    const answer =
+      method === "ping" ? { result: {} } : { error: { code: MethodNotFound, message: `Method not found: ${method}` } };
     this.#write({ jsonrpc: "2.0", id, ...answer });
   }
   //#endregion

@@ -28,7 +28,10 @@ async function flood(): Promise<string> {
     return "initialize -> answered: the line limit did not hold";
   } catch (error) {
     const stopped = await flooded.close().then(() => "stopped");
-    return `initialize -> ${(error as Error).message}; the server was ${stopped} (${Date.now() - started < 5000 ? "within 5 s" : "late"})`;
+    return (
+      `initialize -> ${(error as Error).message}; the server was ` +
+      `${stopped} (${Date.now() - started < 5000 ? "within 5 s" : "late"})`
+    );
   }
 }
 const flooding = flood();
@@ -60,7 +63,9 @@ console.log("\n== @modelcontextprotocol/server-everything");
 const handshake = await reference.connect();
 console.log(`initialize -> protocolVersion ${handshake.protocolVersion}, server ${handshake.serverInfo.name}`);
 console.log(`tools/list -> ${(await reference.listTools()).length} tools`);
-console.log(`tools/call echo {"message":"héllo"} -> ${firstText(await reference.callTool("echo", { message: "héllo" }))}`);
+console.log(
+  `tools/call echo {"message":"héllo"} -> ${firstText(await reference.callTool("echo", { message: "héllo" }))}`,
+);
 await reference.close();
 //#endregion
 

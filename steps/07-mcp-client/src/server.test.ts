@@ -70,19 +70,51 @@ describe("every malformed input gets its error, and the server keeps serving", (
     ["a number", "42", error("null", -32600, "Invalid Request: expected an object")],
     ["null", "null", error("null", -32600, "Invalid Request: expected an object")],
     ["no jsonrpc", '{"id":3,"method":"ping"}', error("3", -32600, 'Invalid Request: jsonrpc must be "2.0"')],
-    ["jsonrpc 1.0", '{"jsonrpc":"1.0","id":4,"method":"ping"}', error("4", -32600, 'Invalid Request: jsonrpc must be "2.0"')],
-    ["an object id", '{"jsonrpc":"2.0","id":{},"method":"ping"}', error("null", -32600, "Invalid Request: id must be a string or a number")],
-    ["a boolean id", '{"jsonrpc":"2.0","id":true,"method":"ping"}', error("null", -32600, "Invalid Request: id must be a string or a number")],
-    ["a null id", '{"jsonrpc":"2.0","id":null,"method":"ping"}', error("null", -32600, "Invalid Request: id must be a string or a number")],
+    [
+      "jsonrpc 1.0",
+      '{"jsonrpc":"1.0","id":4,"method":"ping"}',
+      error("4", -32600, 'Invalid Request: jsonrpc must be "2.0"'),
+    ],
+    [
+      "an object id",
+      '{"jsonrpc":"2.0","id":{},"method":"ping"}',
+      error("null", -32600, "Invalid Request: id must be a string or a number"),
+    ],
+    [
+      "a boolean id",
+      '{"jsonrpc":"2.0","id":true,"method":"ping"}',
+      error("null", -32600, "Invalid Request: id must be a string or a number"),
+    ],
+    [
+      "a null id",
+      '{"jsonrpc":"2.0","id":null,"method":"ping"}',
+      error("null", -32600, "Invalid Request: id must be a string or a number"),
+    ],
     ["no method", '{"jsonrpc":"2.0","id":5}', error("5", -32600, "Invalid Request: method must be a string")],
-    ["a number method", '{"jsonrpc":"2.0","id":6,"method":42}', error("6", -32600, "Invalid Request: method must be a string")],
-    ["string params", '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":"add"}', error("7", -32600, "Invalid Request: params must be an object or an array")],
+    [
+      "a number method",
+      '{"jsonrpc":"2.0","id":6,"method":42}',
+      error("6", -32600, "Invalid Request: method must be a string"),
+    ],
+    [
+      "string params",
+      '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":"add"}',
+      error("7", -32600, "Invalid Request: params must be an object or an array"),
+    ],
     ["unknown method", '{"jsonrpc":"2.0","id":8,"method":"product"}', error("8", -32601, "Method not found: product")],
-    ["inherited name", '{"jsonrpc":"2.0","id":9,"method":"toString"}', error("9", -32601, "Method not found: toString")],
+    [
+      "inherited name",
+      '{"jsonrpc":"2.0","id":9,"method":"toString"}',
+      error("9", -32601, "Method not found: toString"),
+    ],
     ["tools/call without params", '{"jsonrpc":"2.0","id":10,"method":"tools/call"}', error("10", -32602, CALL_TAKES)],
     ["tools/call by position", request("11", "tools/call", ["add", {}]), error("11", -32602, CALL_TAKES)],
     ["a number as the tool name", request("12", "tools/call", { name: 1 }), error("12", -32602, CALL_TAKES)],
-    ["a line over the limit", request("14", "tools/call", add("1".repeat(100), "2".repeat(100))), error("null", -32600, "Invalid Request: message over 200 bytes")],
+    [
+      "a line over the limit",
+      request("14", "tools/call", add("1".repeat(100), "2".repeat(100))),
+      error("null", -32600, "Invalid Request: message over 200 bytes"),
+    ],
   ];
 
   test.each(cases)("%s", async (_name, line, expected) => {
@@ -142,9 +174,12 @@ describe("limits and start-up", () => {
     expect(await big.close()).toBe(0);
   });
 
-  test.each([[["--max-line-bytes", "0"]], [["--max-line-bytes", "lots"]], [["--verbose"]]])("refuses %j with usage and exit 2", async (args) => {
-    const bad = new Wire(serverPath, args);
-    expect(await bad.close()).toBe(2);
-    expect(bad.stderr).toContain("usage: server.ts [--max-line-bytes N]");
-  });
+  test.each([[["--max-line-bytes", "0"]], [["--max-line-bytes", "lots"]], [["--verbose"]]])(
+    "refuses %j with usage and exit 2",
+    async (args) => {
+      const bad = new Wire(serverPath, args);
+      expect(await bad.close()).toBe(2);
+      expect(bad.stderr).toContain("usage: server.ts [--max-line-bytes N]");
+    },
+  );
 });

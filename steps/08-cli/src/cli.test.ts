@@ -42,17 +42,29 @@ describe("against this step's server", () => {
   });
 
   it("prints 42 for add 2 + 40 and exits 0", async () => {
-    expect(await cli("call", "add", '{"a":2,"b":40}', "--", ...ownServer)).toEqual({ code: 0, stdout: "42\n", stderr: "" });
+    expect(await cli("call", "add", '{"a":2,"b":40}', "--", ...ownServer)).toEqual({
+      code: 0,
+      stdout: "42\n",
+      stderr: "",
+    });
   });
 
   it("prints a tool error on stderr and exits 1", async () => {
     const result = await cli("call", "createFile", '{"path":"../outside.txt","content":"x"}', "--", ...ownServer);
-    expect(result).toEqual({ code: 1, stdout: "", stderr: 'createFile refused "../outside.txt": the path must not contain ".."\n' });
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: 'createFile refused "../outside.txt": the path must not contain ".."\n',
+    });
   });
 
   it("exits 2 with the JSON-RPC error for an unknown tool", async () => {
     const result = await cli("call", "no_such_tool", "{}", "--", ...ownServer);
-    expect(result).toEqual({ code: 2, stdout: "", stderr: "error: JSON-RPC error -32602: Invalid params: unknown tool no_such_tool\n" });
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: "error: JSON-RPC error -32602: Invalid params: unknown tool no_such_tool\n",
+    });
   });
 });
 
@@ -63,7 +75,10 @@ describe("bad usage exits 64 before starting anything", () => {
     [["call", "add", "{", "--", "x"], "tool arguments are not JSON: {"],
     [["call", "add", "[1]", "--", "x"], "tool arguments must be a JSON object"],
     [["--timeout", "0", "tools", "--", "x"], "bad --timeout: 0"],
-    [["--timeout", String(2 ** 31), "tools", "--", "x"], `bad --timeout: ${2 ** 31} (a whole number of milliseconds, 1 to ${2 ** 31 - 1})`],
+    [
+      ["--timeout", String(2 ** 31), "tools", "--", "x"],
+      `bad --timeout: ${2 ** 31} (a whole number of milliseconds, 1 to ${2 ** 31 - 1})`,
+    ],
     [["list", "--", "x"], "unknown command: list"],
   ])("%j", async (args, message) => {
     const { code, stderr } = await cli(...args);
@@ -78,7 +93,12 @@ describe("a server that misbehaves ends the run with exit 2, a clear message and
     ["floods stdout", ["tools"], "flood", "error: the server sent a line over 16777216 bytes"],
     ["closes its stdout", ["tools"], "close-stdout", "error: server closed its output but is still running"],
     ["sends a malformed error", ["tools"], "bad-error", "error: the server answered with a malformed error"],
-    ["returns a null result", ["call", "echo", "{}"], "null-result", "error: tools/call returned a malformed result: null"],
+    [
+      "returns a null result",
+      ["call", "echo", "{}"],
+      "null-result",
+      "error: tools/call returned a malformed result: null",
+    ],
     ["pages forever", ["tools"], "endless-pages", "error: tools/list went past 100 pages; giving up"],
     ["repeats a cursor", ["tools"], "repeat-cursor", 'error: tools/list repeated the cursor "again"'],
   ])("when it %s", async (_name, command, mode, message) => {
@@ -105,7 +125,13 @@ describe("a server that misbehaves ends the run with exit 2, a clear message and
   it("removes control characters from what the server sends before printing it", async () => {
     const listed = await cli("tools", "--", ...fake("control"));
     expect(listed.stdout).toBe("evil[2J  rings the bell\n");
-    const called = await cli("call", "echo", JSON.stringify({ text: "\u001b]0;pwned\u0007ok\ttab\nline" }), "--", ...fake("normal"));
+    const called = await cli(
+      "call",
+      "echo",
+      JSON.stringify({ text: "\u001b]0;pwned\u0007ok\ttab\nline" }),
+      "--",
+      ...fake("normal"),
+    );
     expect(called.stdout).toBe("]0;pwnedok\ttab\nline\n");
   });
 });

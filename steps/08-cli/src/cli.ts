@@ -1,5 +1,5 @@
-// A command-line MCP client: lists a server's tools or calls one, and says how it went in its exit code.
-// Exit codes: 0 ok, 1 the tool reported an error (its text on stderr), 2 protocol error, timeout or dead server, 64 bad usage.
+// A command-line MCP client: lists a server's tools or calls one, and says how it went in its exit code. Exit codes: 0
+// ok, 1 the tool reported an error (its text on stderr), 2 protocol error, timeout or dead server, 64 bad usage.
 import { JsonRpcError, McpClient, type CallToolResult, type Content } from "./client.ts";
 
 const USAGE = `usage: cli.ts [--timeout <ms>] tools -- <server command...>
@@ -8,8 +8,7 @@ const EX_USAGE = 64; // from BSD's sysexits.h: the command was used incorrectly
 const MAX_TIMEOUT_MS = 2 ** 31 - 1; // setTimeout fires at once for anything larger
 
 type Invocation = { timeoutMs?: number; server: string[] } & (
-  | { command: "tools" }
-  | { command: "call"; tool: string; args: object }
+  { command: "tools" } | { command: "call"; tool: string; args: object }
 );
 
 class UsageError extends Error {}
@@ -26,14 +25,21 @@ function parseArgs(argv: string[]): Invocation {
   if (words[0] === "--timeout") {
     timeoutMs = Number(words[1]);
     if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > MAX_TIMEOUT_MS) {
-      throw new UsageError(`bad --timeout: ${words[1] ?? "(missing)"} (a whole number of milliseconds, 1 to ${MAX_TIMEOUT_MS})`);
+      throw new UsageError(
+        `bad --timeout: ${words[1] ?? "(missing)"} (a whole number of milliseconds, 1 to ${MAX_TIMEOUT_MS})`,
+      );
     }
     words.splice(0, 2);
   }
   const [command, ...rest] = words;
   if (command === "tools" && rest.length === 0) return { command, timeoutMs, server };
-  if (command === "call" && rest.length === 2) return { command, tool: rest[0]!, args: parseArguments(rest[1]!), timeoutMs, server };
-  throw new UsageError(command === "tools" || command === "call" ? `wrong arguments for ${command}` : `unknown command: ${command ?? "(none)"}`);
+  if (command === "call" && rest.length === 2)
+    return { command, tool: rest[0]!, args: parseArguments(rest[1]!), timeoutMs, server };
+  throw new UsageError(
+    command === "tools" || command === "call"
+      ? `wrong arguments for ${command}`
+      : `unknown command: ${command ?? "(none)"}`,
+  );
 }
 
 function parseArguments(json: string): object {
@@ -43,7 +49,8 @@ function parseArguments(json: string): object {
   } catch {
     throw new UsageError(`tool arguments are not JSON: ${json}`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new UsageError("tool arguments must be a JSON object");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new UsageError("tool arguments must be a JSON object");
   return value;
 }
 //#endregion
@@ -63,7 +70,7 @@ function describe(item: Content): string {
 
 function printResult(result: CallToolResult): number {
   const text = printable(result.content.map(describe).join("\n")) + "\n";
-  if (!result.isError) return process.stdout.write(text), 0;
+  if (!result.isError) return (process.stdout.write(text), 0);
   process.stderr.write(text);
   return 1;
 }
@@ -76,8 +83,12 @@ async function run(invocation: Invocation, client: McpClient): Promise<number> {
   if (invocation.command === "call") return printResult(await client.callTool(invocation.tool, invocation.args));
   const tools = await client.listTools();
   // reduce, not Math.max(...names): spreading 200,000 arguments overflows the call stack.
-  const width = Math.min(40, tools.reduce((widest, tool) => Math.max(widest, tool.name.length), 0));
-  for (const tool of tools) console.log(printable(`${tool.name.padEnd(width)}  ${tool.description?.split("\n")[0] ?? ""}`));
+  const width = Math.min(
+    40,
+    tools.reduce((widest, tool) => Math.max(widest, tool.name.length), 0),
+  );
+  for (const tool of tools)
+    console.log(printable(`${tool.name.padEnd(width)}  ${tool.description?.split("\n")[0] ?? ""}`));
   return 0;
 }
 //#endregion

@@ -34,9 +34,15 @@ const never = [process.execPath, "-e", "process.stdin.resume()"];
 const runs: [shown: string, output: Promise<string>][] = [
   ["tools -- <this step's server>", cli(["tools"])],
   [`call add '{"a":2,"b":40}' -- <this step's server>`, cli(["call", "add", '{"a":2,"b":40}'])],
-  [`call createFile '{"path":"../x","content":""}' -- <this step's server>`, cli(["call", "createFile", '{"path":"../x","content":""}'])],
+  [
+    `call createFile '{"path":"../x","content":""}' -- <this step's server>`,
+    cli(["call", "createFile", '{"path":"../x","content":""}']),
+  ],
   ["call multiply '{}' -- <this step's server>", cli(["call", "multiply", "{}"])],
-  ["--timeout 500 call add '{}' -- <a server that never answers>", cli(["--timeout", "500", "call", "add", "{}"], never)],
+  [
+    "--timeout 500 call add '{}' -- <a server that never answers>",
+    cli(["--timeout", "500", "call", "add", "{}"], never),
+  ],
   ["call add 'not json' -- <this step's server>", cli(["call", "add", "not json"])],
 ];
 for (const [shown, output] of runs) {

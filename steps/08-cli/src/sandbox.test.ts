@@ -1,7 +1,17 @@
 // The createFile tool on the wire, against the real server: what it writes, what it refuses, and what it never touches.
 // Every trap is planted in a fresh temporary folder; the file outside the sandbox is checked after each refusal.
 import { spawnSync } from "node:child_process";
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -38,7 +48,10 @@ async function createFile(filePath: string, content = "x"): Promise<unknown> {
   expect(answer.id).toBe(id);
   return answer.error ?? answer.result;
 }
-const text = (value: string, isError?: true) => ({ content: [{ type: "text", text: value }], ...(isError && { isError }) });
+const text = (value: string, isError?: true) => ({
+  content: [{ type: "text", text: value }],
+  ...(isError && { isError }),
+});
 const wrote = (filePath: string, bytes: number) => text(`Wrote ${bytes} bytes to ${filePath}`);
 const refused = (filePath: string, why: string) => text(`createFile refused ${JSON.stringify(filePath)}: ${why}`, true);
 
@@ -92,7 +105,9 @@ describe("refusals name the path as given and never an absolute one", () => {
     ["a dangling link", "dangling", path.join(outside, "new.txt")],
   ])("refuses %s and leaves its target alone", async (_name, name, target) => {
     symlinkSync(target, path.join(sandbox, name));
-    expect(await createFile(name, "overwritten")).toEqual(refused(name, "it is a symbolic link; links are not followed"));
+    expect(await createFile(name, "overwritten")).toEqual(
+      refused(name, "it is a symbolic link; links are not followed"),
+    );
     expect(readFileSync(secret, "utf8")).toBe("secret\n");
     expect(existsSync(path.join(outside, "new.txt"))).toBe(false);
   });
@@ -115,7 +130,11 @@ describe("refusals name the path as given and never an absolute one", () => {
 describe("start-up", () => {
   test.each([
     ["no folder", [], "expected one sandbox folder\nusage: server.ts [--max-line-bytes N] <sandbox-folder>\n"],
-    ["a folder that does not exist", [path.join(base, "nowhere")], `sandbox folder ${path.join(base, "nowhere")} does not exist\n`],
+    [
+      "a folder that does not exist",
+      [path.join(base, "nowhere")],
+      `sandbox folder ${path.join(base, "nowhere")} does not exist\n`,
+    ],
     ["a file", [secret], `sandbox ${secret} is not a folder\n`],
   ])("exits 2 with one clear message for %s", async (_name, args, message) => {
     const bad = new Wire(serverPath, args);

@@ -14,7 +14,8 @@ function parseOptions(): { maxLineBytes: number; folder: string } {
   const options = { "max-line-bytes": { type: "string" } } as const;
   const { values, positionals } = parseArgs({ options, allowPositionals: true });
   const maxLineBytes = Number(values["max-line-bytes"] ?? MAX_LINE_BYTES);
-  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1) throw new Error("--max-line-bytes takes a positive whole number");
+  if (!Number.isSafeInteger(maxLineBytes) || maxLineBytes < 1)
+    throw new Error("--max-line-bytes takes a positive whole number");
   if (positionals.length !== 1) throw new Error("expected one sandbox folder");
   return { maxLineBytes, folder: positionals[0]! };
 }
@@ -45,7 +46,12 @@ const add: Tool = {
 const echo: Tool = {
   name: "echo",
   description: "Returns the message it was given.",
-  inputSchema: { type: "object", properties: { message: { type: "string" } }, required: ["message"], additionalProperties: false },
+  inputSchema: {
+    type: "object",
+    properties: { message: { type: "string" } },
+    required: ["message"],
+    additionalProperties: false,
+  },
   run: ({ message }) => message as string,
 };
 
@@ -54,7 +60,10 @@ const createFile: Tool = {
   description: "Creates or replaces a UTF-8 text file inside the server's sandbox folder.",
   inputSchema: {
     type: "object",
-    properties: { path: { type: "string", description: "Relative to the sandbox folder" }, content: { type: "string" } },
+    properties: {
+      path: { type: "string", description: "Relative to the sandbox folder" },
+      content: { type: "string" },
+    },
     required: ["path", "content"],
     additionalProperties: false,
   },
@@ -63,7 +72,8 @@ const createFile: Tool = {
       return `Wrote ${await writeInside(sandbox, path as string, content as string)} bytes to ${path}`;
     } catch (error) {
       // The sandbox's refusal is for the model to read; any other failure is logged and hidden by handleToolsCall.
-      if (error instanceof SandboxError) throw new ToolError(`createFile refused ${JSON.stringify(path)}: ${error.message}`);
+      if (error instanceof SandboxError)
+        throw new ToolError(`createFile refused ${JSON.stringify(path)}: ${error.message}`);
       throw error;
     }
   },
@@ -95,7 +105,9 @@ const reply = (line: string) => process.stdout.write(line + "\n");
 // Each line is answered when its method finishes, so a slow request never holds up a quick one.
 function serve(line: Line): void {
   if (line instanceof LineTooLong) {
-    return void reply(JSON.stringify(failure(null, InvalidRequest, `Invalid Request: message over ${line.limit} bytes`)));
+    return void reply(
+      JSON.stringify(failure(null, InvalidRequest, `Invalid Request: message over ${line.limit} bytes`)),
+    );
   }
   // A blank line carries no message: skip it rather than answer it with a parse error.
   if (line.trim() === "") return;

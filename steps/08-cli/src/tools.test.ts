@@ -26,7 +26,9 @@ async function request(method: string, params?: unknown): Promise<{ result?: unk
   return answer;
 }
 const call = (name: string, args: unknown) => request("tools/call", { name, arguments: args });
-const text = (value: string, isError?: true) => ({ result: { content: [{ type: "text", text: value }], ...(isError && { isError }) } });
+const text = (value: string, isError?: true) => ({
+  result: { content: [{ type: "text", text: value }], ...(isError && { isError }) },
+});
 
 describe("tools/list", () => {
   test("lists every tool with its description and inputSchema", async () => {
@@ -36,10 +38,18 @@ describe("tools/list", () => {
         {
           name: "add",
           description: "Adds two numbers and returns the sum.",
-          inputSchema: { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"], additionalProperties: false },
+          inputSchema: {
+            type: "object",
+            properties: { a: { type: "number" }, b: { type: "number" } },
+            required: ["a", "b"],
+            additionalProperties: false,
+          },
         },
         expect.objectContaining({ name: "echo", description: "Returns the message it was given." }),
-        expect.objectContaining({ name: "createFile", inputSchema: expect.objectContaining({ required: ["path", "content"] }) }),
+        expect.objectContaining({
+          name: "createFile",
+          inputSchema: expect.objectContaining({ required: ["path", "content"] }),
+        }),
       ],
     });
   });
@@ -49,7 +59,9 @@ describe("tools/call", () => {
   test("answers with a text result", async () => {
     expect(await call("add", { a: 2, b: 40.5 })).toMatchObject(text("42.5"));
     expect(await call("echo", { message: "héllo 🙂" })).toMatchObject(text("héllo 🙂"));
-    expect(await request("tools/call", { name: "echo", arguments: { message: "" }, _meta: { progressToken: 1 } })).toMatchObject(text(""));
+    expect(
+      await request("tools/call", { name: "echo", arguments: { message: "" }, _meta: { progressToken: 1 } }),
+    ).toMatchObject(text(""));
   });
 
   test.each([
@@ -64,13 +76,19 @@ describe("tools/call", () => {
   });
 
   test("does not take a required name from the prototype", async () => {
-    expect(await call("echo", { toString: "x" })).toMatchObject(text('Invalid arguments for echo: "message" is required', true));
+    expect(await call("echo", { toString: "x" })).toMatchObject(
+      text('Invalid arguments for echo: "message" is required', true),
+    );
   });
 
   test.each([
     ["an unknown tool", { name: "multiply", arguments: {} }, "Invalid params: unknown tool multiply"],
     ["an inherited tool name", { name: "toString", arguments: {} }, "Invalid params: unknown tool toString"],
-    ["arguments that are an array", { name: "add", arguments: [2, 40] }, "Invalid params: tools/call takes {name: string, arguments?: object}"],
+    [
+      "arguments that are an array",
+      { name: "add", arguments: [2, 40] },
+      "Invalid params: tools/call takes {name: string, arguments?: object}",
+    ],
     ["no name", { arguments: {} }, "Invalid params: tools/call takes {name: string, arguments?: object}"],
   ])("answers %s with a JSON-RPC error -32602", async (_name, params, message) => {
     expect(await request("tools/call", params)).toMatchObject({ error: { code: -32602, message } });

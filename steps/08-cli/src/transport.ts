@@ -69,7 +69,9 @@ export class StdioTransport {
   async #waitForExit(): Promise<string> {
     const reason = await new Promise<string>((resolve) => {
       this.#child.on("error", (error) => resolve(`could not be started: ${error.message}`));
-      this.#child.on("exit", (code, signal) => resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`));
+      this.#child.on("exit", (code, signal) =>
+        resolve(signal ? `was killed by ${signal}` : `exited with code ${code}`),
+      );
     });
     // Output written just before exit may still be in the pipes: give it a moment to arrive.
     await upTo(new Promise((resolve) => this.#child.on("close", resolve)), 100);
@@ -77,7 +79,9 @@ export class StdioTransport {
   }
 
   //#region close
-  /** Ends stdin, waits `graceMs` for the server to leave, then SIGTERM and SIGKILL its whole group. Safe to call twice. */
+  /**
+   * Ends stdin, waits `graceMs` for the server to leave, then SIGTERM and SIGKILL its whole group. Safe to call twice.
+   */
   close(graceMs = 1000): Promise<void> {
     this.#closing ??= this.#close(graceMs);
     return this.#closing;

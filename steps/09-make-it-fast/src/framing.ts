@@ -66,7 +66,9 @@ export class LineDecoder {
 }
 
 //#region write-line
-/** Writes `line` and its "\n"; lines written in the same tick leave together, in one write. False: the buffer is full. */
+/**
+ * Writes `line` and its "\n"; lines written in the same tick leave together, in one write. False: the buffer is full.
+ */
 export function writeLine(stream: Writable, line: string): boolean {
   // Each write is a system call that wakes the reader; one per message costs more CPU than the JSON work.
   if (!stream.writableCorked) {

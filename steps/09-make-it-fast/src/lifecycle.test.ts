@@ -30,22 +30,34 @@ const initialize = (protocolVersion: unknown, extra = {}) => ({
   method: "initialize",
   params: { protocolVersion, capabilities: {}, clientInfo: { name: "t", version: "1" }, ...extra },
 });
-const tooEarly = (id: number) => ({ jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: send initialize first" } });
+const tooEarly = (id: number) => ({
+  jsonrpc: "2.0",
+  id,
+  error: { code: -32600, message: "Invalid Request: send initialize first" },
+});
 
 describe("before initialize", () => {
   test("refuses every method but ping at once, and knows nothing of server/discover", async () => {
     const wire = start();
     expect(await exchange(wire, { id: 1, method: "tools/list" })).toEqual(tooEarly(1));
-    expect(await exchange(wire, { id: 2, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } })).toEqual(tooEarly(2));
+    expect(
+      await exchange(wire, { id: 2, method: "tools/call", params: { name: "add", arguments: { a: 1, b: 2 } } }),
+    ).toEqual(tooEarly(2));
     expect(await exchange(wire, { id: 4, method: "ping" })).toEqual({ jsonrpc: "2.0", id: 4, result: {} });
-    expect(await exchange(wire, { id: 5, method: "server/discover" })).toMatchObject({ id: 5, error: { code: -32601 } });
+    expect(await exchange(wire, { id: 5, method: "server/discover" })).toMatchObject({
+      id: 5,
+      error: { code: -32601 },
+    });
     expect(await exchange(wire, { id: 6, method: "tools/call", params: [] })).toEqual(tooEarly(6));
   });
 
   test("refuses a batch, since no version that allows one was negotiated", async () => {
     const wire = start();
     wire.send('[{"jsonrpc":"2.0","id":1,"method":"ping"}]');
-    expect(JSON.parse(await wire.nextLine())).toMatchObject({ id: null, error: { code: -32600, message: "Invalid Request: batches are not supported in this protocol version" } });
+    expect(JSON.parse(await wire.nextLine())).toMatchObject({
+      id: null,
+      error: { code: -32600, message: "Invalid Request: batches are not supported in this protocol version" },
+    });
   });
 });
 
@@ -64,7 +76,9 @@ describe("initialize", () => {
   });
 
   test("offers its latest version to a client that asks for one it does not know", async () => {
-    expect(await exchange(start(), initialize("2099-01-01"))).toMatchObject({ result: { protocolVersion: "2025-11-25" } });
+    expect(await exchange(start(), initialize("2099-01-01"))).toMatchObject({
+      result: { protocolVersion: "2025-11-25" },
+    });
   });
 
   test.each([
@@ -91,7 +105,9 @@ describe("initialize", () => {
     const wire = start();
     await exchange(wire, initialize("2025-11-25"));
     wire.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
-    expect(await exchange(wire, { id: 1, method: "tools/call", params: { name: "add", arguments: { a: 40, b: 2 } } })).toEqual({
+    expect(
+      await exchange(wire, { id: 1, method: "tools/call", params: { name: "add", arguments: { a: 40, b: 2 } } }),
+    ).toEqual({
       jsonrpc: "2.0",
       id: 1,
       result: { content: [{ type: "text", text: "42" }] },

@@ -33,10 +33,16 @@ export class Session {
 
   //#region initialize
   handleInitialize(params: unknown): InitializeResult {
-    if (this.protocolVersion !== undefined) throw new JsonRpcError(InvalidRequest, "Invalid Request: already initialized");
+    if (this.protocolVersion !== undefined)
+      throw new JsonRpcError(InvalidRequest, "Invalid Request: already initialized");
     const usage = "initialize takes {protocolVersion: string, capabilities: object, clientInfo: {name, version}}";
-    const { protocolVersion, capabilities, clientInfo } = checkParams(params, ["protocolVersion", "capabilities", "clientInfo", "_meta"], usage);
-    if (typeof protocolVersion !== "string" || !isObject(capabilities) || !isObject(clientInfo)) throw invalidParams(usage);
+    const { protocolVersion, capabilities, clientInfo } = checkParams(
+      params,
+      ["protocolVersion", "capabilities", "clientInfo", "_meta"],
+      usage,
+    );
+    if (typeof protocolVersion !== "string" || !isObject(capabilities) || !isObject(clientInfo))
+      throw invalidParams(usage);
     // The client's version if we speak it, else our latest: the client then decides whether to go on.
     this.protocolVersion = SUPPORTED_VERSIONS.includes(protocolVersion) ? protocolVersion : SUPPORTED_VERSIONS[0];
     console.error(`[server] initialize: client asked for ${protocolVersion}, answering ${this.protocolVersion}`);

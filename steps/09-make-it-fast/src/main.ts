@@ -9,7 +9,12 @@ import { McpClient, type CallToolResult } from "./client.ts";
 
 const sandbox = await mkdtemp(join(tmpdir(), "learn-mcp-09-"));
 process.on("exit", () => rmSync(sandbox, { recursive: true, force: true }));
-const server = ["--import", import.meta.resolve("tsx"), fileURLToPath(new URL("./server.ts", import.meta.url)), sandbox];
+const server = [
+  "--import",
+  import.meta.resolve("tsx"),
+  fileURLToPath(new URL("./server.ts", import.meta.url)),
+  sandbox,
+];
 const textOf = (result: CallToolResult) => result.content[0]?.text;
 const since = (started: number) => `${Math.round(performance.now() - started)} ms`;
 
@@ -33,7 +38,9 @@ try {
   started = performance.now();
   const echoed = textOf(await client.callTool("echo", { message }));
   const size = (Buffer.byteLength(message) / 1e6).toFixed(1);
-  console.log(`echo of ${size} MB of UTF-8 text: ${echoed === message ? "came back intact" : "CORRUPTED"}, in ${since(started)}`);
+  console.log(
+    `echo of ${size} MB of UTF-8 text: ${echoed === message ? "came back intact" : "CORRUPTED"}, in ${since(started)}`,
+  );
   //#endregion
 } finally {
   await client.close();

@@ -45,7 +45,9 @@ describe("backpressure", () => {
   // so this run shows that nothing is taken in or lost, whichever mechanism holds the server back.
   it("takes no more requests while its answers are not read, and loses none of them", { timeout: 60_000 }, async () => {
     const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
-    const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, tmpdir()], { stdio: ["pipe", "pipe", "ignore"] });
+    const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, tmpdir()], {
+      stdio: ["pipe", "pipe", "ignore"],
+    });
     child.stdout.pause(); // the client does not read
     const init = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } };
     child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: init }) + "\n");
@@ -53,7 +55,10 @@ describe("backpressure", () => {
     const message = "x".repeat(256 * 1024);
     const count = 400;
     for (let id = 1; id <= count; id++) {
-      child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { message } } }) + "\n");
+      child.stdin.write(
+        JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "echo", arguments: { message } } }) +
+          "\n",
+      );
     }
     await sleep(2000);
     // A server that kept reading would have taken all 100 MiB off its stdin by now.

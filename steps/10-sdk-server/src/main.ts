@@ -16,13 +16,20 @@ mkdirSync(sandbox);
 //#region cli
 const tsx = import.meta.resolve("tsx");
 const cli = roleProgram("hand-written CLI");
-const servers = { "hand-written": roleProgram("hand-written server"), SDK: fileURLToPath(new URL("./server.ts", import.meta.url)) };
+const servers = {
+  "hand-written": roleProgram("hand-written server"),
+  SDK: fileURLToPath(new URL("./server.ts", import.meta.url)),
+};
 
 /** Runs `cli.ts <args> -- <server> <sandbox>` to its end; on a timeout, SIGINT lets the CLI stop its server first. */
 async function runCli(server: string, args: string[]): Promise<{ status: number; output: string }> {
   const serverCommand = [process.execPath, "--import", tsx, server, sandbox];
   const argv = ["--import", tsx, cli, ...args, "--", ...serverCommand];
-  const child = spawn(process.execPath, argv, { stdio: ["ignore", "pipe", "pipe"], timeout: 60_000, killSignal: "SIGINT" });
+  const child = spawn(process.execPath, argv, {
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 60_000,
+    killSignal: "SIGINT",
+  });
   let output = "";
   child.stdout.setEncoding("utf8").on("data", (text: string) => (output += text));
   child.stderr.setEncoding("utf8").on("data", (text: string) => (output += text));
@@ -34,10 +41,7 @@ async function runCli(server: string, args: string[]): Promise<{ status: number;
 //#region same-client
 // Each run starts a CLI and its server; every run starts at once, and the answers are printed in order.
 console.log("The hand-written CLI against the SDK server:");
-const calls = [
-  ["tools"],
-  ["call", "createFile", '{"path":"notes.txt","content":"Written through the SDK.\\n"}'],
-];
+const calls = [["tools"], ["call", "createFile", '{"path":"notes.txt","content":"Written through the SDK.\\n"}']];
 const badCalls = [
   ["call", "add", '{"a":2,"b":"40"}'],
   ["call", "multiply", '{"a":2,"b":40}'],

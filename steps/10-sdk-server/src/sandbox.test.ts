@@ -1,7 +1,17 @@
 // createFile through the SDK, against the real server: what it writes, what it refuses, and what it never touches.
 // Every trap is planted in a fresh temporary folder; the file outside the sandbox is checked after each refusal.
 import { spawnSync } from "node:child_process";
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
@@ -26,9 +36,13 @@ afterAll(async () => {
   rmSync(base, { recursive: true, force: true });
 });
 
-const createFile = (filePath: string, content = "x") => callText(server.client, "createFile", { path: filePath, content });
+const createFile = (filePath: string, content = "x") =>
+  callText(server.client, "createFile", { path: filePath, content });
 const wrote = (filePath: string, bytes: number) => ({ isError: false, text: `Wrote ${bytes} bytes to ${filePath}` });
-const refused = (filePath: string, why: string) => ({ isError: true, text: `createFile refused ${JSON.stringify(filePath)}: ${why}` });
+const refused = (filePath: string, why: string) => ({
+  isError: true,
+  text: `createFile refused ${JSON.stringify(filePath)}: ${why}`,
+});
 
 describe("writes", () => {
   test("creates a file and reports the bytes written", async () => {
@@ -74,7 +88,9 @@ describe("refusals are isError results that name the path as given and never an 
 
   test("refuses a link to an outside file and leaves its target alone", async () => {
     symlinkSync(secret, path.join(sandbox, "file-link"));
-    expect(await createFile("file-link", "overwritten")).toEqual(refused("file-link", "it is a symbolic link; links are not followed"));
+    expect(await createFile("file-link", "overwritten")).toEqual(
+      refused("file-link", "it is a symbolic link; links are not followed"),
+    );
     expect(readFileSync(secret, "utf8")).toBe("secret\n");
   });
 
@@ -98,10 +114,21 @@ describe("start-up", () => {
   test.each([
     ["no folder", [], "expected one sandbox folder\nusage: server.ts <sandbox-folder>\n"],
     ["two folders", [sandbox, outside], "expected one sandbox folder\nusage: server.ts <sandbox-folder>\n"],
-    ["a folder that does not exist", [path.join(base, "nowhere")], `sandbox folder ${path.join(base, "nowhere")} does not exist\n`],
+    [
+      "a folder that does not exist",
+      [path.join(base, "nowhere")],
+      `sandbox folder ${path.join(base, "nowhere")} does not exist\n`,
+    ],
     ["a file", [secret], `sandbox ${secret} is not a folder\n`],
   ])("exits 2 with one clear message for %s", (_name, args, message) => {
-    const run = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, ...args], { encoding: "utf8", timeout: 20_000 });
-    expect({ status: run.status, stderr: run.stderr, stdout: run.stdout }).toEqual({ status: 2, stderr: message, stdout: "" });
+    const run = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, ...args], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect({ status: run.status, stderr: run.stderr, stdout: run.stdout }).toEqual({
+      status: 2,
+      stderr: message,
+      stdout: "",
+    });
   });
 });

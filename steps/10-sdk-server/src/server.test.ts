@@ -10,14 +10,30 @@ import { callText, connect, type Connection, type Era } from "./test/sdk.ts";
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
 
 // The schemas the hand-written server publishes; the SDK server must publish the same ones.
-const object = (properties: object, required: string[]) => ({ type: "object", properties, required, additionalProperties: false });
+const object = (properties: object, required: string[]) => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
 const HAND_WRITTEN_TOOLS = [
-  { name: "add", description: "Adds two numbers and returns the sum.", inputSchema: object({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]) },
-  { name: "echo", description: "Returns the message it was given.", inputSchema: object({ message: { type: "string" } }, ["message"]) },
+  {
+    name: "add",
+    description: "Adds two numbers and returns the sum.",
+    inputSchema: object({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]),
+  },
+  {
+    name: "echo",
+    description: "Returns the message it was given.",
+    inputSchema: object({ message: { type: "string" } }, ["message"]),
+  },
   {
     name: "createFile",
     description: "Creates or replaces a UTF-8 text file inside the server's sandbox folder.",
-    inputSchema: object({ path: { type: "string", description: "Relative to the sandbox folder" }, content: { type: "string" } }, ["path", "content"]),
+    inputSchema: object(
+      { path: { type: "string", description: "Relative to the sandbox folder" }, content: { type: "string" } },
+      ["path", "content"],
+    ),
   },
 ];
 
@@ -46,7 +62,11 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
   it("lists the hand-written server's three tools with the same schemas", async () => {
     const { tools } = await server.client.listTools();
     // zod adds a $schema line; everything else is what the hand-written server wrote by hand.
-    const published = tools.map(({ name, description, inputSchema: { $schema, ...inputSchema } }) => ({ name, description, inputSchema }));
+    const published = tools.map(({ name, description, inputSchema: { $schema, ...inputSchema } }) => ({
+      name,
+      description,
+      inputSchema,
+    }));
     expect(published).toEqual(HAND_WRITTEN_TOOLS);
     expect(tools[0]?.inputSchema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
   });
@@ -55,7 +75,10 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
     expect(await call("add", { a: 2, b: 40 })).toEqual({ text: "42", isError: false });
     expect(await call("add", { a: 0.1, b: 0.2 })).toEqual({ text: "0.30000000000000004", isError: false });
     expect(await call("echo", { message: "café 🙂" })).toEqual({ text: "café 🙂", isError: false });
-    expect(await call("createFile", { path: `${era}.txt`, content: "café\n" })).toEqual({ text: `Wrote 6 bytes to ${era}.txt`, isError: false });
+    expect(await call("createFile", { path: `${era}.txt`, content: "café\n" })).toEqual({
+      text: `Wrote 6 bytes to ${era}.txt`,
+      isError: false,
+    });
     expect(readFileSync(path.join(sandbox, `${era}.txt`), "utf8")).toBe("café\n");
   });
 
@@ -79,7 +102,9 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
   });
 
   it("answers an unknown tool with JSON-RPC error -32602, not a result", async () => {
-    const error = await server.client.callTool({ name: "multiply", arguments: { a: 2, b: 40 } }).catch((e: unknown) => e);
+    const error = await server.client
+      .callTool({ name: "multiply", arguments: { a: 2, b: 40 } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
     expect(error).toMatchObject({ code: -32602, message: expect.stringContaining("multiply") });
     expect(await call("add", { a: 1, b: 1 })).toEqual({ text: "2", isError: false });

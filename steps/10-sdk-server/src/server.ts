@@ -31,7 +31,10 @@ function createServer(sandbox: string): McpServer {
   const server = new McpServer({ name: "learn-mcp-sdk", version: "0.1.0" });
   server.registerTool(
     "add",
-    { description: "Adds two numbers and returns the sum.", inputSchema: z.strictObject({ a: z.number(), b: z.number() }) },
+    {
+      description: "Adds two numbers and returns the sum.",
+      inputSchema: z.strictObject({ a: z.number(), b: z.number() }),
+    },
     ({ a, b }) => text(String(a + b)),
   );
   server.registerTool(

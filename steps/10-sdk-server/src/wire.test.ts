@@ -27,7 +27,12 @@ const META = {
   "io.modelcontextprotocol/clientCapabilities": {},
 };
 const addCall = (id: number, _meta?: object) =>
-  JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 40 }, ...(_meta && { _meta }) } });
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id,
+    method: "tools/call",
+    params: { name: "add", arguments: { a: 2, b: 40 }, ...(_meta && { _meta }) },
+  });
 const FORTY_TWO = { content: [{ type: "text", text: "42" }] };
 const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "learn-mcp-sdk", version: "0.1.0" } };
 
@@ -41,7 +46,11 @@ test("answers tools/call sent before initialize, in the 2025 era", async () => {
 test("answers a hand-typed 2026-07-28 request with no handshake, its result marked complete", async () => {
   const server = start();
   server.send(addCall(1, META));
-  expect(await server.next()).toEqual({ jsonrpc: "2.0", id: 1, result: { ...FORTY_TWO, resultType: "complete", _meta: SERVER_INFO } });
+  expect(await server.next()).toEqual({
+    jsonrpc: "2.0",
+    id: 1,
+    result: { ...FORTY_TWO, resultType: "complete", _meta: SERVER_INFO },
+  });
   // clientInfo is optional; the other two are not.
   const { "io.modelcontextprotocol/clientInfo": _, ...withoutInfo } = META;
   server.send(addCall(2, withoutInfo));
@@ -59,10 +68,16 @@ test.each(["io.modelcontextprotocol/clientCapabilities", "io.modelcontextprotoco
     server.send(addCall(2, rest));
     // Past the opening, the SDK's message names the revision but not the missing field.
     const envelope = "Invalid _meta envelope for protocol revision 2026-07-28: ";
-    expect(await server.next()).toMatchObject({ id: 2, error: { code: -32602, message: expect.stringContaining(envelope) } });
+    expect(await server.next()).toMatchObject({
+      id: 2,
+      error: { code: -32602, message: expect.stringContaining(envelope) },
+    });
     server.send(addCall(3));
     const missing = "Request is missing the required _meta envelope for protocol revision 2026-07-28";
-    expect(await server.next()).toMatchObject({ id: 3, error: { code: -32602, message: expect.stringContaining(missing) } });
+    expect(await server.next()).toMatchObject({
+      id: 3,
+      error: { code: -32602, message: expect.stringContaining(missing) },
+    });
   },
 );
 
@@ -75,7 +90,8 @@ test("refuses an opening request without clientCapabilities with -32602, naming 
     id: 1,
     error: {
       code: -32602,
-      message: "Invalid _meta envelope for protocol revision 2026-07-28: io.modelcontextprotocol/clientCapabilities: missing",
+      message:
+        "Invalid _meta envelope for protocol revision 2026-07-28: io.modelcontextprotocol/clientCapabilities: missing",
       data: { envelope: { key: "io.modelcontextprotocol/clientCapabilities", problem: "missing" } },
     },
   });
@@ -104,9 +120,19 @@ test("answers a line that is not JSON, or not JSON-RPC, with nothing at all", as
 test("stops reading at a message over 10 MiB: nothing after it is answered", { timeout: 90_000 }, async () => {
   const server = start();
   const big = "x".repeat(10 * 1024 * 1024);
-  server.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { message: big } } }));
+  server.send(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "echo", arguments: { message: big } },
+    }),
+  );
   server.send(addCall(2));
-  await vi.waitFor(() => expect(server.stderr).toContain("[server] ReadBuffer exceeded maximum size of 10485760 bytes"), 60_000);
+  await vi.waitFor(
+    () => expect(server.stderr).toContain("[server] ReadBuffer exceeded maximum size of 10485760 bytes"),
+    60_000,
+  );
   // The process lives on until its stdin ends, with no line written for either request.
   expect(await server.close()).toBe(0);
   expect(await server.nextOrEnd()).toBeUndefined();

@@ -25,14 +25,24 @@ console.log("workspace: docs/, escape -> ../outside, hard.txt (a second name of 
 
 //#region connection
 const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
-const server = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, workspace], { stdio: ["pipe", "pipe", "ignore"] });
+const server = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, workspace], {
+  stdio: ["pipe", "pipe", "ignore"],
+});
 const answers = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 let nextId = 1;
 
 /** One tools/call at a time, so the next line out is its answer: its text, marked when it is an error. */
 async function call(name: string, args: Record<string, string>): Promise<string> {
-  const request = { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name, arguments: args, _meta: META } };
+  const request = {
+    jsonrpc: "2.0",
+    id: nextId++,
+    method: "tools/call",
+    params: { name, arguments: args, _meta: META },
+  };
   server.stdin.write(JSON.stringify(request) + "\n");
   const { result } = JSON.parse((await answers.next()).value);
   return `${result.isError ? "isError: " : ""}${result.content[0].text}`;
@@ -55,7 +65,8 @@ async function race(): Promise<string> {
       const text = await call("read_file", { path: "swap/secret.txt" });
       seen[text.includes("TOP SECRET") ? "secret" : text.startsWith("isError") ? "refused" : "inside"]++;
     }
-    const ran = Math.min(seen.inside, seen.refused) >= 100 ? "the inside copy and a refusal, 100 times each" : "too few of each";
+    const ran =
+      Math.min(seen.inside, seen.refused) >= 100 ? "the inside copy and a refusal, 100 times each" : "too few of each";
     return `reads of "swap/secret.txt" while another process swaps it: ${ran}; the secret ${seen.secret} times`;
   } finally {
     swapper.kill();

@@ -11,13 +11,34 @@ import { callText, connect, serverPath, type Connection, type Era } from "./test
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
 
 // What tools/list must say, $schema aside: no extra fields anywhere, and every path described.
-const object = (properties: object, required: string[]) => ({ type: "object", properties, required, additionalProperties: false });
+const object = (properties: object, required: string[]) => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
 const workspacePath = { type: "string", description: "Relative to the workspace folder" };
 const TOOLS = [
-  { name: "add", description: "Adds two numbers and returns the sum.", inputSchema: object({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]) },
-  { name: "echo", description: "Returns the message it was given.", inputSchema: object({ message: { type: "string" } }, ["message"]) },
-  { name: "read_file", description: expect.stringMatching(/^Reads a UTF-8 text file\. .* files over 1048576 bytes are refused\.$/), inputSchema: object({ path: workspacePath }, ["path"]) },
-  { name: "list_files", description: expect.stringContaining('"." is the workspace.'), inputSchema: object({ path: workspacePath }, ["path"]) },
+  {
+    name: "add",
+    description: "Adds two numbers and returns the sum.",
+    inputSchema: object({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]),
+  },
+  {
+    name: "echo",
+    description: "Returns the message it was given.",
+    inputSchema: object({ message: { type: "string" } }, ["message"]),
+  },
+  {
+    name: "read_file",
+    description: expect.stringMatching(/^Reads a UTF-8 text file\. .* files over 1048576 bytes are refused\.$/),
+    inputSchema: object({ path: workspacePath }, ["path"]),
+  },
+  {
+    name: "list_files",
+    description: expect.stringContaining('"." is the workspace.'),
+    inputSchema: object({ path: workspacePath }, ["path"]),
+  },
   {
     name: "write_file",
     description: expect.stringMatching(/^Creates or replaces a UTF-8 text file\. /),
@@ -49,7 +70,11 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
 
   it("lists add, echo and the three file tools with strict schemas", async () => {
     const { tools } = await server.client.listTools();
-    const published = tools.map(({ name, description, inputSchema: { $schema, ...inputSchema } }) => ({ name, description, inputSchema }));
+    const published = tools.map(({ name, description, inputSchema: { $schema, ...inputSchema } }) => ({
+      name,
+      description,
+      inputSchema,
+    }));
     expect(published).toEqual(TOOLS);
     expect(tools[0]?.inputSchema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
   });
@@ -58,7 +83,10 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
     expect(await call("add", { a: 2, b: 40 })).toEqual({ text: "42", isError: false });
     expect(await call("add", { a: 0.1, b: 0.2 })).toEqual({ text: "0.30000000000000004", isError: false });
     expect(await call("echo", { message: "café 🙂" })).toEqual({ text: "café 🙂", isError: false });
-    expect(await call("write_file", { path: `${era}.txt`, content: "café\n" })).toEqual({ text: `Wrote 6 bytes to ${era}.txt`, isError: false });
+    expect(await call("write_file", { path: `${era}.txt`, content: "café\n" })).toEqual({
+      text: `Wrote 6 bytes to ${era}.txt`,
+      isError: false,
+    });
     expect(readFileSync(path.join(workspace, `${era}.txt`), "utf8")).toBe("café\n");
   });
 
@@ -82,7 +110,10 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
 
   it("turns any other failure into a generic message, with the details only on stderr", async () => {
     const name = `${"n".repeat(300)}.txt`;
-    expect(await call("write_file", { path: name, content: "x" })).toEqual({ isError: true, text: "write_file failed with an internal error" });
+    expect(await call("write_file", { path: name, content: "x" })).toEqual({
+      isError: true,
+      text: "write_file failed with an internal error",
+    });
     await vi.waitFor(() => expect(server.stderr()).toContain("ENAMETOOLONG"));
   });
 
@@ -93,7 +124,9 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
   });
 
   it("answers an unknown tool with JSON-RPC error -32602, not a result", async () => {
-    const error = await server.client.callTool({ name: "multiply", arguments: { a: 2, b: 40 } }).catch((e: unknown) => e);
+    const error = await server.client
+      .callTool({ name: "multiply", arguments: { a: 2, b: 40 } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
     expect(error).toMatchObject({ code: -32602, message: expect.stringContaining("multiply") });
     expect(await call("add", { a: 1, b: 1 })).toEqual({ text: "2", isError: false });
@@ -108,7 +141,14 @@ describe("start-up", () => {
     ["no folder", [], "expected one workspace folder\nusage: server.ts <workspace-folder>\n"],
     ["a folder that does not exist", [nowhere], `workspace folder ${nowhere} does not exist\n`],
   ])("exits 2 with one clear message for %s", (_name, args, message) => {
-    const run = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, ...args], { encoding: "utf8", timeout: 20_000 });
-    expect({ status: run.status, stderr: run.stderr, stdout: run.stdout }).toEqual({ status: 2, stderr: message, stdout: "" });
+    const run = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, ...args], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect({ status: run.status, stderr: run.stderr, stdout: run.stdout }).toEqual({
+      status: 2,
+      stderr: message,
+      stdout: "",
+    });
   });
 });

@@ -14,7 +14,8 @@ const toolError = (value: string): CallToolResult => ({ ...text(value), isError:
 
 //#region file-tool
 /** Runs one file tool's work and turns its outcome into a tool result. */
-// The workspace's refusals go back as they are; anything else, such as an error naming an absolute path, only to stderr.
+// The workspace's refusals go back as they are; anything else, such as an error naming an absolute path, only to
+// stderr.
 function fileTool(tool: string, path: string, run: () => string): CallToolResult {
   try {
     return text(run());
@@ -27,7 +28,9 @@ function fileTool(tool: string, path: string, run: () => string): CallToolResult
 //#endregion
 
 //#region file-tools
-const RULES = `Paths are relative to the workspace folder; "..", absolute paths, symbolic links and files over ${SIZE_LIMIT} bytes are refused.`;
+const RULES =
+  `Paths are relative to the workspace folder; "..", absolute paths, ` +
+  `symbolic links and files over ${SIZE_LIMIT} bytes are refused.`;
 const workspacePath = z.string().describe("Relative to the workspace folder");
 
 /** Registers read_file, list_files and write_file, each bound to the workspace folder. */
@@ -39,13 +42,20 @@ function registerFileTools(server: McpServer, workspace: string): void {
   );
   server.registerTool(
     "list_files",
-    { description: `Lists a folder, folders ending in "/"; "." is the workspace. ${RULES}`, inputSchema: z.strictObject({ path: workspacePath }) },
+    {
+      description: `Lists a folder, folders ending in "/"; "." is the workspace. ${RULES}`,
+      inputSchema: z.strictObject({ path: workspacePath }),
+    },
     ({ path }) => fileTool("list_files", path, () => listInside(workspace, path)),
   );
   server.registerTool(
     "write_file",
-    { description: `Creates or replaces a UTF-8 text file. ${RULES}`, inputSchema: z.strictObject({ path: workspacePath, content: z.string() }) },
-    ({ path, content }) => fileTool("write_file", path, () => `Wrote ${writeInside(workspace, path, content)} bytes to ${path}`),
+    {
+      description: `Creates or replaces a UTF-8 text file. ${RULES}`,
+      inputSchema: z.strictObject({ path: workspacePath, content: z.string() }),
+    },
+    ({ path, content }) =>
+      fileTool("write_file", path, () => `Wrote ${writeInside(workspace, path, content)} bytes to ${path}`),
   );
 }
 //#endregion
@@ -56,7 +66,10 @@ function createServer(workspace: string): McpServer {
   const server = new McpServer({ name: "learn-mcp-sdk", version: "0.1.0" });
   server.registerTool(
     "add",
-    { description: "Adds two numbers and returns the sum.", inputSchema: z.strictObject({ a: z.number(), b: z.number() }) },
+    {
+      description: "Adds two numbers and returns the sum.",
+      inputSchema: z.strictObject({ a: z.number(), b: z.number() }),
+    },
     ({ a, b }) => text(String(a + b)),
   );
   server.registerTool(

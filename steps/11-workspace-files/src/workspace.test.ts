@@ -3,7 +3,18 @@
 // How the server turns these answers into tool results is tested in server.test.ts.
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -41,7 +52,10 @@ function refusal(run: () => unknown): string {
   throw new Error("the call was not refused");
 }
 // What the outside folder holds; every refused call must leave it exactly so.
-const outsideState = () => readdirSync(outside).sort().map((name) => `${name}: ${readFileSync(path.join(outside, name), "utf8")}`);
+const outsideState = () =>
+  readdirSync(outside)
+    .sort()
+    .map((name) => `${name}: ${readFileSync(path.join(outside, name), "utf8")}`);
 
 describe("reads, lists and writes", () => {
   test("reads a file, in a subfolder too, with . and empty segments folded away", () => {
@@ -72,12 +86,16 @@ describe("reads, lists and writes", () => {
     writeFileSync(inWorkspace("limit.txt"), "x".repeat(SIZE_LIMIT));
     expect(readInside(root, "limit.txt")).toHaveLength(SIZE_LIMIT);
     writeFileSync(inWorkspace("big.txt"), "x".repeat(SIZE_LIMIT + 1));
-    expect(refusal(() => readInside(root, "big.txt"))).toBe(`it has ${SIZE_LIMIT + 1} bytes, over the limit of ${SIZE_LIMIT}`);
+    expect(refusal(() => readInside(root, "big.txt"))).toBe(
+      `it has ${SIZE_LIMIT + 1} bytes, over the limit of ${SIZE_LIMIT}`,
+    );
   });
 
   test("refuses to write more than the size limit, counted in UTF-8 bytes", () => {
     const content = "é".repeat(SIZE_LIMIT / 2) + "x";
-    expect(refusal(() => writeInside(root, "huge.txt", content))).toBe(`it would have ${SIZE_LIMIT + 1} bytes, over the limit of ${SIZE_LIMIT}`);
+    expect(refusal(() => writeInside(root, "huge.txt", content))).toBe(
+      `it would have ${SIZE_LIMIT + 1} bytes, over the limit of ${SIZE_LIMIT}`,
+    );
     expect(existsSync(inWorkspace("huge.txt"))).toBe(false);
   });
 
@@ -94,7 +112,11 @@ describe("opening", () => {
   });
 
   test.each([
-    ["a folder that does not exist", path.join(base, "nowhere"), `workspace folder ${path.join(base, "nowhere")} does not exist`],
+    [
+      "a folder that does not exist",
+      path.join(base, "nowhere"),
+      `workspace folder ${path.join(base, "nowhere")} does not exist`,
+    ],
     ["a file", secret, `workspace ${secret} is not a folder`],
   ])("refuses %s with one line", (_name, folder, message) => {
     expect(() => openWorkspace(folder)).toThrow(new Error(message));
@@ -196,7 +218,10 @@ describe("a folder swapped for a link while reads go through it", () => {
     symlinkSync(outside, inWorkspace("race-link"));
     // A second process swaps "race" between the real folder and the link as fast as rename() allows, for at most 30 s.
     const swap = fileURLToPath(new URL("./fixtures/swap.mjs", import.meta.url));
-    const swapper = spawn(process.execPath, [swap, "race", "30000"], { cwd: workspace, stdio: ["ignore", "pipe", "inherit"] });
+    const swapper = spawn(process.execPath, [swap, "race", "30000"], {
+      cwd: workspace,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const closed = once(swapper, "close");
     try {
       await new Promise((resolve) => swapper.stdout.once("data", resolve));

@@ -13,18 +13,28 @@ vi.setConfig({ testTimeout: 90_000 });
 
 const require = createRequire(import.meta.url);
 const inspectorPackage = require.resolve("@modelcontextprotocol/inspector/package.json");
-const inspectorBin = path.join(path.dirname(inspectorPackage), JSON.parse(readFileSync(inspectorPackage, "utf8")).bin.inspector);
+const inspectorBin = path.join(
+  path.dirname(inspectorPackage),
+  JSON.parse(readFileSync(inspectorPackage, "utf8")).bin.inspector,
+);
 
 const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-test-"));
 afterAll(() => rmSync(base, { recursive: true, force: true }));
 // The Inspector keeps a catalog and a client configuration under the home folder unless told otherwise.
-const env = { ...process.env, MCP_CATALOG_PATH: path.join(base, "catalog.json"), MCP_CLIENT_CONFIG_PATH: path.join(base, "client.json") };
+const env = {
+  ...process.env,
+  MCP_CATALOG_PATH: path.join(base, "catalog.json"),
+  MCP_CLIENT_CONFIG_PATH: path.join(base, "client.json"),
+};
 
 async function inspector(era: string, ...method: string[]): Promise<{ status: number; output: any }> {
   const server = [process.execPath, "--import", import.meta.resolve("tsx"), serverPath, base];
   // Its own connect timeout (15 s) is shorter than a slow start-up on a busy machine.
   const flags = ["--protocol-era", era, "--connect-timeout", "60000", "--format", "json", "-q"];
-  const child = spawn(process.execPath, [inspectorBin, "--cli", ...server, "--method", ...method, ...flags], { env, timeout: 80_000 });
+  const child = spawn(process.execPath, [inspectorBin, "--cli", ...server, "--method", ...method, ...flags], {
+    env,
+    timeout: 80_000,
+  });
   let stdout = "";
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
   child.stderr.resume();
@@ -36,18 +46,45 @@ describe.each(["legacy", "modern"])("the Inspector CLI, %s era", (era) => {
   it("lists the six tools", async () => {
     const { status, output } = await inspector(era, "tools/list");
     expect(status).toBe(0);
-    expect(output.result.tools.map((tool: { name: string }) => tool.name)).toEqual(["add", "echo", "read_file", "list_files", "write_file", "sample_media"]);
+    expect(output.result.tools.map((tool: { name: string }) => tool.name)).toEqual([
+      "add",
+      "echo",
+      "read_file",
+      "list_files",
+      "write_file",
+      "sample_media",
+    ]);
   });
 
   it("takes every content type sample_media returns", async () => {
-    const { status, output } = await inspector(era, "tools/call", "--tool-name", "sample_media", "--tool-args-json", "{}");
+    const { status, output } = await inspector(
+      era,
+      "tools/call",
+      "--tool-name",
+      "sample_media",
+      "--tool-args-json",
+      "{}",
+    );
     expect(status).toBe(0);
-    expect(output.result.content.map((item: { type: string }) => item.type)).toEqual(["text", "image", "audio", "resource", "resource_link"]);
+    expect(output.result.content.map((item: { type: string }) => item.type)).toEqual([
+      "text",
+      "image",
+      "audio",
+      "resource",
+      "resource_link",
+    ]);
   });
 
   it("exits 5 on a refused write_file, with the refusal as the result", async () => {
     const args = JSON.stringify({ path: "../escape.txt", content: "x" });
-    const { status, output } = await inspector(era, "tools/call", "--tool-name", "write_file", "--tool-args-json", args);
+    const { status, output } = await inspector(
+      era,
+      "tools/call",
+      "--tool-name",
+      "write_file",
+      "--tool-args-json",
+      args,
+    );
     expect(status).toBe(5);
     expect(output.result).toMatchObject({
       isError: true,

@@ -12,14 +12,24 @@ process.on("exit", () => rmSync(workspace, { recursive: true, force: true }));
 
 //#region connection
 const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
-const server = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, workspace], { stdio: ["pipe", "pipe", "ignore"] });
+const server = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, workspace], {
+  stdio: ["pipe", "pipe", "ignore"],
+});
 const answers = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
-const META = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
+const META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
 let nextId = 1;
 
 /** One tools/call at a time, so the next line out is its answer: its result, as it came. */
 async function call(name: string, args: Record<string, string>): Promise<{ content: Record<string, unknown>[] }> {
-  const request = { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name, arguments: args, _meta: META } };
+  const request = {
+    jsonrpc: "2.0",
+    id: nextId++,
+    method: "tools/call",
+    params: { name, arguments: args, _meta: META },
+  };
   server.stdin.write(JSON.stringify(request) + "\n");
   return JSON.parse((await answers.next()).value).result;
 }

@@ -1,7 +1,21 @@
-// The file tools' workspace: every path is walked from the workspace root one folder at a time, and no link is followed.
-// Node has no openat(), so the walk moves the working directory folder by folder and checks each landing.
+// The file tools' workspace: every path is walked from the workspace root one folder at a time, and no link is
+// followed. Node has no openat(), so the walk moves the working directory folder by folder and checks each landing.
 import { randomBytes } from "node:crypto";
-import { closeSync, constants, existsSync, fstatSync, lstatSync, openSync, readdirSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import path from "node:path";
 
 export const SIZE_LIMIT = 1024 * 1024; // bytes: the largest file read_file returns and write_file writes
@@ -49,7 +63,8 @@ function enterFolder(name: string): void {
   if (!entry.isDirectory()) throw new WorkspaceError(`"${name}" is not a folder`);
   process.chdir(name);
   const landed = statSync(".", { bigint: true });
-  if (landed.dev !== entry.dev || landed.ino !== entry.ino) throw new WorkspaceError(`"${name}" changed while it was entered`);
+  if (landed.dev !== entry.dev || landed.ino !== entry.ino)
+    throw new WorkspaceError(`"${name}" changed while it was entered`);
 }
 //#endregion
 
@@ -90,8 +105,10 @@ export function readInside(root: string, relative: string): string {
       const opened = fstatSync(fd);
       if (!opened.isFile()) throw new WorkspaceError("it is not a regular file");
       // A second name may lie outside the workspace, and no check of this one can tell.
-      if (opened.nlink > 1) throw new WorkspaceError(`it has ${opened.nlink} hard links; only a file with one name is read`);
-      if (opened.size > SIZE_LIMIT) throw new WorkspaceError(`it has ${opened.size} bytes, over the limit of ${SIZE_LIMIT}`);
+      if (opened.nlink > 1)
+        throw new WorkspaceError(`it has ${opened.nlink} hard links; only a file with one name is read`);
+      if (opened.size > SIZE_LIMIT)
+        throw new WorkspaceError(`it has ${opened.size} bytes, over the limit of ${SIZE_LIMIT}`);
       return decodeUtf8(readLimited(fd));
     } finally {
       closeSync(fd);
@@ -141,11 +158,13 @@ export function listInside(root: string, relative: string): string {
 /** Creates or replaces a file inside the workspace; returns the number of bytes written. */
 export function writeInside(root: string, relative: string, content: string): number {
   const bytes = Buffer.from(content, "utf8");
-  if (bytes.length > SIZE_LIMIT) throw new WorkspaceError(`it would have ${bytes.length} bytes, over the limit of ${SIZE_LIMIT}`);
+  if (bytes.length > SIZE_LIMIT)
+    throw new WorkspaceError(`it would have ${bytes.length} bytes, over the limit of ${SIZE_LIMIT}`);
   const { folders, name } = splitFile(relative);
   return inside(root, folders, () => {
     checkEntry(name, false);
-    // Written under a fresh name in the verified folder, then renamed over the entry: a hard link is never written through.
+    // Written under a fresh name in the verified folder, then renamed over the entry: a hard link is never written
+    // through.
     const temporary = `.${name}.${randomBytes(6).toString("hex")}.tmp`;
     try {
       // "wx" is O_CREAT | O_EXCL, which fails on any existing name, a link included, and so never writes through one.

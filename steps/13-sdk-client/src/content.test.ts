@@ -9,7 +9,9 @@ describe("describeContent", () => {
   it("sizes images and audio after base64 decoding, not by the length of the base64 text", () => {
     const data = base64([0x89, 0x50, 0x4e, 0x47, 0x0d]); // 5 bytes, 8 characters of base64
     expect(describeContent({ type: "image", mimeType: "image/png", data })).toBe("image image/png, 5 bytes");
-    expect(describeContent({ type: "audio", mimeType: "audio/wav", data: base64([1, 2, 3, 4]) })).toBe("audio audio/wav, 4 bytes");
+    expect(describeContent({ type: "audio", mimeType: "audio/wav", data: base64([1, 2, 3, 4]) })).toBe(
+      "audio audio/wav, 4 bytes",
+    );
   });
 
   it("shows an embedded resource by uri, MIME type and size in UTF-8 bytes, text or blob", () => {
@@ -24,10 +26,12 @@ describe("describeContent", () => {
   });
 
   it("shows a resource link by uri, and its size only when the server declared one", () => {
-    expect(describeContent({ type: "resource_link", uri: "file:///a.png", name: "a.png", mimeType: "image/png", size: 12 })).toBe(
-      "resource_link file:///a.png (image/png), 12 bytes",
+    expect(
+      describeContent({ type: "resource_link", uri: "file:///a.png", name: "a.png", mimeType: "image/png", size: 12 }),
+    ).toBe("resource_link file:///a.png (image/png), 12 bytes");
+    expect(describeContent({ type: "resource_link", uri: "file:///a.txt", name: "a.txt" })).toBe(
+      "resource_link file:///a.txt (no MIME type)",
     );
-    expect(describeContent({ type: "resource_link", uri: "file:///a.txt", name: "a.txt" })).toBe("resource_link file:///a.txt (no MIME type)");
   });
 });
 
@@ -35,11 +39,16 @@ describe("describeOutcome", () => {
   const result: CallToolResult = { content: [{ type: "text", text: "no such zone" }] };
 
   it("heads a tool error with isError and still shows its content, which is meant for the model", () => {
-    expect(describeOutcome({ kind: "tool error", result: { ...result, isError: true } })).toEqual(["tool error (isError: true)", '  text "no such zone"']);
+    expect(describeOutcome({ kind: "tool error", result: { ...result, isError: true } })).toEqual([
+      "tool error (isError: true)",
+      '  text "no such zone"',
+    ]);
     expect(describeOutcome({ kind: "result", result })).toEqual(["result", '  text "no such zone"']);
   });
 
   it("shows a protocol error with its JSON-RPC code and no content", () => {
-    expect(describeOutcome({ kind: "protocol error", code: -32602, message: "Tool nope not found" })).toEqual(["protocol error -32602: Tool nope not found"]);
+    expect(describeOutcome({ kind: "protocol error", code: -32602, message: "Tool nope not found" })).toEqual([
+      "protocol error -32602: Tool nope not found",
+    ]);
   });
 });

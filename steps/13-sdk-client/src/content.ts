@@ -16,12 +16,18 @@ export function describeContent(item: ContentBlock): string {
       return `${item.type} ${item.mimeType}, ${decodedBytes(item.data)} bytes`;
     case "resource": {
       const { uri, mimeType } = item.resource;
-      const body = "text" in item.resource ? `${Buffer.byteLength(item.resource.text)} bytes of text` : `${decodedBytes(item.resource.blob)} bytes of blob`;
+      const body =
+        "text" in item.resource
+          ? `${Buffer.byteLength(item.resource.text)} bytes of text`
+          : `${decodedBytes(item.resource.blob)} bytes of blob`;
       return `resource ${uri} (${mimeType ?? "no MIME type"}), ${body}`;
     }
     case "resource_link":
       // A link carries no content: its size, if any, is what the server says the resource holds.
-      return `resource_link ${item.uri} (${item.mimeType ?? "no MIME type"})${item.size === undefined ? "" : `, ${item.size} bytes`}`;
+      return (
+        `resource_link ${item.uri} ` +
+        `(${item.mimeType ?? "no MIME type"})${item.size === undefined ? "" : `, ${item.size} bytes`}`
+      );
   }
 }
 //#endregion

@@ -1,5 +1,6 @@
 // Step 13 demo: one SDK Client visits three stdio servers: this step's own, the hand-written one and server-everything.
-// Each visit picks a negotiation mode, lists the tools, makes a few calls and closes, then shows what the server logged.
+// Each visit picks a negotiation mode, lists the tools, makes a few calls and closes, then shows what the server
+// logged.
 import { SdkError, type VersionNegotiationMode } from "@modelcontextprotocol/client";
 import type { StdioServerParameters } from "@modelcontextprotocol/client/stdio";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -43,8 +44,21 @@ async function visit(title: string, server: StdioServerParameters, mode: Version
 // The folder is the SDK server's workspace and the hand-written server's sandbox.
 const add: Call = ["add", { a: 2, b: 40 }];
 const unknownTool: Call = ["no_such_tool", {}];
-await visit("this step's server", sdkServer(folder), "auto", [add, ["sample_media", {}], ["read_file", { path: "../secret.txt" }], unknownTool]);
-await visit("the hand-written server", handWrittenServer(folder), "auto", [add, ["createFile", { path: "../escape.txt", content: "x" }], unknownTool]);
-await visit("server-everything", everythingServer(), "legacy", [["get-sum", { a: 2, b: 40 }], ["get-tiny-image", {}], unknownTool]);
+await visit("this step's server", sdkServer(folder), "auto", [
+  add,
+  ["sample_media", {}],
+  ["read_file", { path: "../secret.txt" }],
+  unknownTool,
+]);
+await visit("the hand-written server", handWrittenServer(folder), "auto", [
+  add,
+  ["createFile", { path: "../escape.txt", content: "x" }],
+  unknownTool,
+]);
+await visit("server-everything", everythingServer(), "legacy", [
+  ["get-sum", { a: 2, b: 40 }],
+  ["get-tiny-image", {}],
+  unknownTool,
+]);
 await visit("server-everything", everythingServer(), { pin: "2026-07-28" }, []);
 //#endregion

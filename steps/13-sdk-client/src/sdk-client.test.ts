@@ -4,7 +4,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, type VersionNegotiationMode } from "@modelcontextprotocol/client";
+import {
+  Client,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  type VersionNegotiationMode,
+} from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeOutcome } from "./content.ts";
 import { callTool, connect, describeConnection, type Connection } from "./sdk-client.ts";
@@ -40,10 +47,17 @@ describe.each<[string, VersionNegotiationMode, string]>([
   it("tells a result, a tool error and a protocol error apart", async () => {
     expect(describeOutcome(await callTool(server.client, "add", { a: 2, b: 40 }))).toEqual(["result", '  text "42"']);
     const refused = await callTool(server.client, "read_file", { path: "../secret.txt" });
-    expect(describeOutcome(refused)).toEqual(["tool error (isError: true)", '  text "read_file refused \\"../secret.txt\\": the path must not contain \\"..\\""']);
+    expect(describeOutcome(refused)).toEqual([
+      "tool error (isError: true)",
+      '  text "read_file refused \\"../secret.txt\\": the path must not contain \\"..\\""',
+    ]);
     // Arguments that break the inputSchema are a tool error too (SEP-1303), so that a model can read why and retry.
     expect((await callTool(server.client, "add", { a: "two" })).kind).toBe("tool error");
-    expect(await callTool(server.client, "no_such_tool")).toEqual({ kind: "protocol error", code: -32602, message: "Tool no_such_tool not found" });
+    expect(await callTool(server.client, "no_such_tool")).toEqual({
+      kind: "protocol error",
+      code: -32602,
+      message: "Tool no_such_tool not found",
+    });
   });
 
   it("describes every content type by MIME type and decoded size", async () => {
@@ -75,13 +89,17 @@ describe("the hand-written server, auto mode", () => {
 
   it("falls back to initialize, since the server answers server/discover with -32601", async () => {
     expect(describeConnection(server.client)).toMatch(/^legacy era, protocol 2025-11-25, /);
-    expect((await server.client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["add", "echo", "createFile"]));
+    expect((await server.client.listTools()).tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(["add", "echo", "createFile"]),
+    );
     // The probe went to a short-lived second process; this one saw only the handshake.
     expect(server.stderr()).not.toContain("server/discover");
   });
 
   it("tells its tool errors from its protocol errors", async () => {
-    expect((await callTool(server.client, "createFile", { path: "../escape.txt", content: "x" })).kind).toBe("tool error");
+    expect((await callTool(server.client, "createFile", { path: "../escape.txt", content: "x" })).kind).toBe(
+      "tool error",
+    );
     expect(await callTool(server.client, "no_such_tool")).toMatchObject({ kind: "protocol error", code: -32602 });
   });
 });
@@ -91,7 +109,10 @@ describe("server-everything, built on the previous SDK major", () => {
     const server = await connect(everythingServer(), "legacy");
     try {
       expect(describeConnection(server.client)).toMatch(/^legacy era, protocol 2025-11-25, mcp-servers\/everything /);
-      expect(describeOutcome(await callTool(server.client, "get-sum", { a: 2, b: 40 }))).toEqual(["result", '  text "The sum of 2 and 40 is 42."']);
+      expect(describeOutcome(await callTool(server.client, "get-sum", { a: 2, b: 40 }))).toEqual([
+        "result",
+        '  text "The sum of 2 and 40 is 42."',
+      ]);
       expect(describeOutcome(await callTool(server.client, "no_such_tool"))).toEqual([
         "tool error (isError: true)",
         '  text "MCP error -32602: Tool no_such_tool not found"',
@@ -110,7 +131,10 @@ describe("server-everything, built on the previous SDK major", () => {
 });
 
 describe("the probe timeout", () => {
-  const silent = { command: process.execPath, args: [fileURLToPath(new URL("./fixtures/silent-discover.mjs", import.meta.url))] };
+  const silent = {
+    command: process.execPath,
+    args: [fileURLToPath(new URL("./fixtures/silent-discover.mjs", import.meta.url))],
+  };
 
   it("is what a server that never answers server/discover costs auto mode, which then falls back", async () => {
     const started = performance.now();
@@ -124,7 +148,9 @@ describe("the probe timeout", () => {
   });
 
   it("fails a pinned connect as if the revision were not offered", async () => {
-    await expect(connect(silent, { pin: "2026-07-28" }, 1_500)).rejects.toMatchObject({ code: SdkErrorCode.EraNegotiationFailed });
+    await expect(connect(silent, { pin: "2026-07-28" }, 1_500)).rejects.toMatchObject({
+      code: SdkErrorCode.EraNegotiationFailed,
+    });
   });
 });
 
@@ -134,20 +160,44 @@ describe("callTool", () => {
   const content = [{ type: "text", text: "x" }];
 
   it("keeps a result and a tool error apart by isError, and only true counts", async () => {
-    expect(await callTool(answering(async () => ({ content })), "t")).toMatchObject({ kind: "result" });
-    expect(await callTool(answering(async () => ({ content, isError: false })), "t")).toMatchObject({ kind: "result" });
-    expect(await callTool(answering(async () => ({ content, isError: true })), "t")).toMatchObject({ kind: "tool error" });
+    expect(
+      await callTool(
+        answering(async () => ({ content })),
+        "t",
+      ),
+    ).toMatchObject({ kind: "result" });
+    expect(
+      await callTool(
+        answering(async () => ({ content, isError: false })),
+        "t",
+      ),
+    ).toMatchObject({ kind: "result" });
+    expect(
+      await callTool(
+        answering(async () => ({ content, isError: true })),
+        "t",
+      ),
+    ).toMatchObject({ kind: "tool error" });
   });
 
   it("turns a JSON-RPC error into a protocol error with its code", async () => {
     const refusing = answering(async () => {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Tool t not found");
     });
-    expect(await callTool(refusing, "t")).toEqual({ kind: "protocol error", code: -32602, message: "Tool t not found" });
+    expect(await callTool(refusing, "t")).toEqual({
+      kind: "protocol error",
+      code: -32602,
+      message: "Tool t not found",
+    });
   });
 
   it("lets the SDK's own failures, such as a timeout, throw: no server answered them", async () => {
     const timedOut = new SdkError(SdkErrorCode.RequestTimeout, "Request timed out");
-    await expect(callTool(answering(async () => Promise.reject(timedOut)), "t")).rejects.toBe(timedOut);
+    await expect(
+      callTool(
+        answering(async () => Promise.reject(timedOut)),
+        "t",
+      ),
+    ).rejects.toBe(timedOut);
   });
 });

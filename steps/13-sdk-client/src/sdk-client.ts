@@ -19,8 +19,15 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-export async function connect(server: StdioServerParameters, mode: VersionNegotiationMode, probeTimeoutMs = PROBE_TIMEOUT_MS): Promise<Connection> {
-  const client = new Client({ name: "learn-mcp-client", version: "0.1.0" }, { versionNegotiation: { mode, probe: { timeoutMs: probeTimeoutMs } } });
+export async function connect(
+  server: StdioServerParameters,
+  mode: VersionNegotiationMode,
+  probeTimeoutMs = PROBE_TIMEOUT_MS,
+): Promise<Connection> {
+  const client = new Client(
+    { name: "learn-mcp-client", version: "0.1.0" },
+    { versionNegotiation: { mode, probe: { timeoutMs: probeTimeoutMs } } },
+  );
   // Piped so that the server's log does not mix with ours, and read all along: a full pipe blocks the server.
   const transport = new StdioClientTransport({ ...server, stderr: "pipe" });
   let log = "";

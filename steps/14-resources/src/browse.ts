@@ -1,6 +1,11 @@
 // The client's side of resources: list the resources and the templates, and read one, each answer as lines.
 // A refused read is a JSON-RPC error, so it arrives as a ProtocolError; the SDK's own failures still throw.
-import { ProtocolError, ResourceNotFoundError, type Client, type ReadResourceResult } from "@modelcontextprotocol/client";
+import {
+  ProtocolError,
+  ResourceNotFoundError,
+  type Client,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/client";
 import { describeContent } from "./content.ts";
 
 //#region list
@@ -10,7 +15,8 @@ export async function listResources(client: Client): Promise<string[]> {
   const { resourceTemplates } = await client.listResourceTemplates();
   return [
     `resources/list -> ${resources.map((resource) => `${resource.uri} (${resource.mimeType})`).join(", ")}`,
-    `resources/templates/list -> ${resourceTemplates.map((template) => `${template.uriTemplate} (${template.mimeType})`).join(", ")}`,
+    `resources/templates/list -> ` +
+      `${resourceTemplates.map((template) => `${template.uriTemplate} (${template.mimeType})`).join(", ")}`,
   ];
 }
 //#endregion

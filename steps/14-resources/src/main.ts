@@ -13,7 +13,10 @@ const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-14-"));
 process.on("exit", () => rmSync(base, { recursive: true, force: true }));
 const workspace = path.join(base, "workspace");
 mkdirSync(path.join(workspace, "docs"), { recursive: true });
-writeFileSync(path.join(workspace, "notes.txt"), "Tools are called by the model; resources are read by the application.\n");
+writeFileSync(
+  path.join(workspace, "notes.txt"),
+  "Tools are called by the model; resources are read by the application.\n",
+);
 writeFileSync(path.join(workspace, "docs", "readme.md"), "# Docs\n");
 writeFileSync(path.join(base, "secret.txt"), "outside the workspace\n");
 
@@ -49,7 +52,8 @@ await visit("legacy", async (client) => {
   console.log((await listResources(client)).join("\n"));
   await show(client, "sample://notes.md");
   await followLink(client);
-  for (const uri of ["workspace://file/notes.txt", "workspace://file/docs/readme.md", ...refused]) await show(client, uri);
+  for (const uri of ["workspace://file/notes.txt", "workspace://file/docs/readme.md", ...refused])
+    await show(client, uri);
 });
 console.log();
 await visit({ pin: "2026-07-28" }, async (client) => {

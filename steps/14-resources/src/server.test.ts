@@ -11,19 +11,44 @@ import { callText, connect, serverPath, type Connection, type Era } from "./test
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
 
 // What tools/list must say, $schema aside: no extra fields anywhere, and every path described.
-const object = (properties: object, required: string[]) => ({ type: "object", properties, required, additionalProperties: false });
+const object = (properties: object, required: string[]) => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
 const workspacePath = { type: "string", description: "Relative to the workspace folder" };
 const TOOLS = [
-  { name: "add", description: "Adds two numbers and returns the sum.", inputSchema: object({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]) },
-  { name: "echo", description: "Returns the message it was given.", inputSchema: object({ message: { type: "string" } }, ["message"]) },
-  { name: "read_file", description: expect.stringMatching(/^Reads a UTF-8 text file\. .* files over 1048576 bytes are refused\.$/), inputSchema: object({ path: workspacePath }, ["path"]) },
-  { name: "list_files", description: expect.stringContaining('"." is the workspace.'), inputSchema: object({ path: workspacePath }, ["path"]) },
+  {
+    name: "add",
+    description: "Adds two numbers and returns the sum.",
+    inputSchema: object({ a: { type: "number" }, b: { type: "number" } }, ["a", "b"]),
+  },
+  {
+    name: "echo",
+    description: "Returns the message it was given.",
+    inputSchema: object({ message: { type: "string" } }, ["message"]),
+  },
+  {
+    name: "read_file",
+    description: expect.stringMatching(/^Reads a UTF-8 text file\. .* files over 1048576 bytes are refused\.$/),
+    inputSchema: object({ path: workspacePath }, ["path"]),
+  },
+  {
+    name: "list_files",
+    description: expect.stringContaining('"." is the workspace.'),
+    inputSchema: object({ path: workspacePath }, ["path"]),
+  },
   {
     name: "write_file",
     description: expect.stringMatching(/^Creates or replaces a UTF-8 text file\. /),
     inputSchema: object({ path: workspacePath, content: { type: "string" } }, ["path", "content"]),
   },
-  { name: "sample_media", description: expect.stringMatching(/^Returns one content item of each type/), inputSchema: { type: "object", properties: {}, additionalProperties: false } },
+  {
+    name: "sample_media",
+    description: expect.stringMatching(/^Returns one content item of each type/),
+    inputSchema: { type: "object", properties: {}, additionalProperties: false },
+  },
 ];
 
 describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
@@ -50,7 +75,11 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
 
   it("lists add, echo, the three file tools and sample_media with strict schemas", async () => {
     const { tools } = await server.client.listTools();
-    const published = tools.map(({ name, description, inputSchema: { $schema, ...inputSchema } }) => ({ name, description, inputSchema }));
+    const published = tools.map(({ name, description, inputSchema: { $schema, ...inputSchema } }) => ({
+      name,
+      description,
+      inputSchema,
+    }));
     expect(published).toEqual(TOOLS);
     expect(tools[0]?.inputSchema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
   });
@@ -59,7 +88,10 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
     expect(await call("add", { a: 2, b: 40 })).toEqual({ text: "42", isError: false });
     expect(await call("add", { a: 0.1, b: 0.2 })).toEqual({ text: "0.30000000000000004", isError: false });
     expect(await call("echo", { message: "café 🙂" })).toEqual({ text: "café 🙂", isError: false });
-    expect(await call("write_file", { path: `${era}.txt`, content: "café\n" })).toEqual({ text: `Wrote 6 bytes to ${era}.txt`, isError: false });
+    expect(await call("write_file", { path: `${era}.txt`, content: "café\n" })).toEqual({
+      text: `Wrote 6 bytes to ${era}.txt`,
+      isError: false,
+    });
     expect(readFileSync(path.join(workspace, `${era}.txt`), "utf8")).toBe("café\n");
   });
 
@@ -83,7 +115,10 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
 
   it("turns any other failure into a generic message, with the details only on stderr", async () => {
     const name = `${"n".repeat(300)}.txt`;
-    expect(await call("write_file", { path: name, content: "x" })).toEqual({ isError: true, text: "write_file failed with an internal error" });
+    expect(await call("write_file", { path: name, content: "x" })).toEqual({
+      isError: true,
+      text: "write_file failed with an internal error",
+    });
     await vi.waitFor(() => expect(server.stderr()).toContain("ENAMETOOLONG"));
   });
 
@@ -97,7 +132,12 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
     const { content } = await server.client.callTool({ name: "sample_media", arguments: {} });
     expect(content.map((item) => item.type)).toEqual(["text", "image", "audio", "resource", "resource_link"]);
     const [, image, audio, resource, link] = content;
-    if (image?.type !== "image" || audio?.type !== "audio" || resource?.type !== "resource" || link?.type !== "resource_link") {
+    if (
+      image?.type !== "image" ||
+      audio?.type !== "audio" ||
+      resource?.type !== "resource" ||
+      link?.type !== "resource_link"
+    ) {
       throw new Error("unexpected content types");
     }
     const png = Buffer.from(image.data, "base64");
@@ -107,10 +147,24 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
     expect(image.data).toHaveLength(Math.ceil(png.length / 3) * 4);
     const wav = Buffer.from(audio.data, "base64");
     expect(audio.mimeType).toBe("audio/wav");
-    expect([wav.toString("ascii", 0, 4), wav.toString("ascii", 8, 12), wav.readUInt32LE(4)]).toEqual(["RIFF", "WAVE", wav.length - 8]);
-    expect(resource.resource).toEqual({ uri: "sample://notes.md", mimeType: "text/markdown", text: expect.stringMatching(/^# Samples\n/) });
+    expect([wav.toString("ascii", 0, 4), wav.toString("ascii", 8, 12), wav.readUInt32LE(4)]).toEqual([
+      "RIFF",
+      "WAVE",
+      wav.length - 8,
+    ]);
+    expect(resource.resource).toEqual({
+      uri: "sample://notes.md",
+      mimeType: "text/markdown",
+      text: expect.stringMatching(/^# Samples\n/),
+    });
     // The link carries no content, only where to find it and what it is: the same PNG's size.
-    expect(link).toEqual({ type: "resource_link", uri: "sample://gradient.png", name: "gradient.png", mimeType: "image/png", size: png.length });
+    expect(link).toEqual({
+      type: "resource_link",
+      uri: "sample://gradient.png",
+      name: "gradient.png",
+      mimeType: "image/png",
+      size: png.length,
+    });
   });
 
   it("refuses arguments to sample_media, which takes none", async () => {
@@ -120,7 +174,9 @@ describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
   });
 
   it("answers an unknown tool with JSON-RPC error -32602, not a result", async () => {
-    const error = await server.client.callTool({ name: "multiply", arguments: { a: 2, b: 40 } }).catch((e: unknown) => e);
+    const error = await server.client
+      .callTool({ name: "multiply", arguments: { a: 2, b: 40 } })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
     expect(error).toMatchObject({ code: -32602, message: expect.stringContaining("multiply") });
     expect(await call("add", { a: 1, b: 1 })).toEqual({ text: "2", isError: false });
@@ -135,7 +191,14 @@ describe("start-up", () => {
     ["no folder", [], "expected one workspace folder\nusage: server.ts <workspace-folder>\n"],
     ["a folder that does not exist", [nowhere], `workspace folder ${nowhere} does not exist\n`],
   ])("exits 2 with one clear message for %s", (_name, args, message) => {
-    const run = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, ...args], { encoding: "utf8", timeout: 20_000 });
-    expect({ status: run.status, stderr: run.stderr, stdout: run.stdout }).toEqual({ status: 2, stderr: message, stdout: "" });
+    const run = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), serverPath, ...args], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect({ status: run.status, stderr: run.stderr, stdout: run.stdout }).toEqual({
+      status: 2,
+      stderr: message,
+      stdout: "",
+    });
   });
 });

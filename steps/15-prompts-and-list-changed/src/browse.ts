@@ -1,6 +1,11 @@
 // The client's side of resources and prompts: list them, read a resource, fill in a prompt, each answer as lines.
 // A refused read or prompt is a JSON-RPC error, so it arrives as a ProtocolError; the SDK's own failures still throw.
-import { ProtocolError, ResourceNotFoundError, type Client, type ReadResourceResult } from "@modelcontextprotocol/client";
+import {
+  ProtocolError,
+  ResourceNotFoundError,
+  type Client,
+  type ReadResourceResult,
+} from "@modelcontextprotocol/client";
 import { describeContent } from "./content.ts";
 
 //#region list
@@ -10,7 +15,8 @@ export async function listResources(client: Client): Promise<string[]> {
   const { resourceTemplates } = await client.listResourceTemplates();
   return [
     `resources/list -> ${resources.map((resource) => `${resource.uri} (${resource.mimeType})`).join(", ")}`,
-    `resources/templates/list -> ${resourceTemplates.map((template) => `${template.uriTemplate} (${template.mimeType})`).join(", ")}`,
+    `resources/templates/list -> ` +
+      `${resourceTemplates.map((template) => `${template.uriTemplate} (${template.mimeType})`).join(", ")}`,
   ];
 }
 //#endregion
@@ -51,5 +57,9 @@ export async function listPrompts(client: Client): Promise<string> {
 
 /** prompts/get: "result" and one line per message, by role and content; or the refusal. */
 export const getPrompt = (client: Client, name: string, args: Record<string, string>) =>
-  orRefusal(async () => (await client.getPrompt({ name, arguments: args })).messages.map((message) => `  ${message.role}: ${describeContent(message.content)}`));
+  orRefusal(async () =>
+    (await client.getPrompt({ name, arguments: args })).messages.map(
+      (message) => `  ${message.role}: ${describeContent(message.content)}`,
+    ),
+  );
 //#endregion

@@ -21,7 +21,8 @@ describe.each<Era>(["legacy", "modern"])("list_changed, %s era", (era) => {
   const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-test-"));
   let server: Connection;
   let heard = 0;
-  const addNote = async (name: string) => describeOutcome(await callTool(server.client, "add_note", { name, text: `${name} text` }));
+  const addNote = async (name: string) =>
+    describeOutcome(await callTool(server.client, "add_note", { name, text: `${name} text` }));
 
   beforeAll(async () => {
     server = await connect(workspace, era);
@@ -32,21 +33,28 @@ describe.each<Era>(["legacy", "modern"])("list_changed, %s era", (era) => {
     rmSync(workspace, { recursive: true, force: true });
   });
 
-  it(era === "legacy" ? "arrives unasked, and listen() is refused before anything is sent" : "never arrives without a subscriptions/listen stream", async () => {
-    await addNote("unasked");
-    expect((await listResources(server.client))[0]).toContain("note://unasked");
-    await sleep(QUIET_MS);
-    expect(heard).toBe(era === "legacy" ? 1 : 0);
-    if (era === "legacy") {
-      const listening = server.client.listen({ resourcesListChanged: true });
-      await expect(listening).rejects.toBeInstanceOf(SdkError);
-      await expect(listening).rejects.toMatchObject({ code: SdkErrorCode.MethodNotSupportedByProtocolVersion });
-    }
-  });
+  it(
+    era === "legacy"
+      ? "arrives unasked, and listen() is refused before anything is sent"
+      : "never arrives without a subscriptions/listen stream",
+    async () => {
+      await addNote("unasked");
+      expect((await listResources(server.client))[0]).toContain("note://unasked");
+      await sleep(QUIET_MS);
+      expect(heard).toBe(era === "legacy" ? 1 : 0);
+      if (era === "legacy") {
+        const listening = server.client.listen({ resourcesListChanged: true });
+        await expect(listening).rejects.toBeInstanceOf(SdkError);
+        await expect(listening).rejects.toMatchObject({ code: SdkErrorCode.MethodNotSupportedByProtocolVersion });
+      }
+    },
+  );
 
   it("arrives when add_note adds a resource, and resources/list then shows it", async () => {
     const watch = await watchResourceList(server.client);
-    expect(watch.how).toMatch(era === "legacy" ? /unasked/ : /subscriptions\/listen acknowledged \{"resourcesListChanged":true\}/);
+    expect(watch.how).toMatch(
+      era === "legacy" ? /unasked/ : /subscriptions\/listen acknowledged \{"resourcesListChanged":true\}/,
+    );
     const changed = watch.next(); // rejects after 5 s if the server never sends it
     expect(await addNote("first")).toEqual(["result", '  text "Added note://first."']);
     await changed;
@@ -54,7 +62,11 @@ describe.each<Era>(["legacy", "modern"])("list_changed, %s era", (era) => {
       "resources/list -> sample://notes.md (text/markdown), sample://gradient.png (image/png), note://unasked (text/plain), note://first (text/plain)",
       "resources/templates/list -> workspace://file/{+path} (text/plain), note://{name} (text/plain)",
     ]);
-    expect(await readResource(server.client, "note://first")).toEqual(["result", "  resource note://first (text/plain), 10 bytes of text", '    "first text"']);
+    expect(await readResource(server.client, "note://first")).toEqual([
+      "result",
+      "  resource note://first (text/plain), 10 bytes of text",
+      '    "first text"',
+    ]);
     await watch.close();
   });
 
@@ -77,6 +89,8 @@ describe.each<Era>(["legacy", "modern"])("list_changed, %s era", (era) => {
   });
 
   it("answers a note that does not exist as resource not found", async () => {
-    expect(await readResource(server.client, "note://missing")).toEqual(["resource not found (-32602): Resource not found: note://missing"]);
+    expect(await readResource(server.client, "note://missing")).toEqual([
+      "resource not found (-32602): Resource not found: note://missing",
+    ]);
   });
 });

@@ -14,15 +14,24 @@ const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-15-"));
 process.on("exit", () => rmSync(base, { recursive: true, force: true }));
 const workspace = path.join(base, "workspace");
 mkdirSync(workspace);
-writeFileSync(path.join(workspace, "notes.txt"), "Tools are called by the model; resources are read by the application.\n");
+writeFileSync(
+  path.join(workspace, "notes.txt"),
+  "Tools are called by the model; resources are read by the application.\n",
+);
 
-const show = (request: string, [heading, ...lines]: string[]) => console.log([`${request} -> ${heading}`, ...lines].join("\n"));
+const show = (request: string, [heading, ...lines]: string[]) =>
+  console.log([`${request} -> ${heading}`, ...lines].join("\n"));
 
 //#region prompts
 async function fillPrompts(client: Client): Promise<void> {
   console.log(await listPrompts(client));
-  const calls: Record<string, string>[] = [{ path: "notes.txt", style: "detailed" }, { path: "../secret.txt" }, { style: "brief" }];
-  for (const args of calls) show(`prompts/get summarize_file ${JSON.stringify(args)}`, await getPrompt(client, "summarize_file", args));
+  const calls: Record<string, string>[] = [
+    { path: "notes.txt", style: "detailed" },
+    { path: "../secret.txt" },
+    { style: "brief" },
+  ];
+  for (const args of calls)
+    show(`prompts/get summarize_file ${JSON.stringify(args)}`, await getPrompt(client, "summarize_file", args));
 }
 //#endregion
 

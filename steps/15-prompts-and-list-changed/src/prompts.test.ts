@@ -12,7 +12,8 @@ vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
 describe.each<Era>(["legacy", "modern"])("prompts, %s era", (era) => {
   const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-test-"));
   let server: Connection;
-  const get = (args: Record<string, string>, name = "summarize_file") => server.client.getPrompt({ name, arguments: args });
+  const get = (args: Record<string, string>, name = "summarize_file") =>
+    server.client.getPrompt({ name, arguments: args });
 
   beforeAll(async () => {
     mkdirSync(path.join(workspace, "docs"));
@@ -45,8 +46,17 @@ describe.each<Era>(["legacy", "modern"])("prompts, %s era", (era) => {
     expect(await get({ path: "docs/readme.md", style: "detailed" })).toMatchObject({
       description: "Summarize docs/readme.md, detailed",
       messages: [
-        { role: "user", content: { type: "resource", resource: { uri: "workspace://file/docs/readme.md", mimeType: "text/plain", text: "# Docs\n" } } },
-        { role: "user", content: { type: "text", text: "Summarize the file above as a short list of its main points." } },
+        {
+          role: "user",
+          content: {
+            type: "resource",
+            resource: { uri: "workspace://file/docs/readme.md", mimeType: "text/plain", text: "# Docs\n" },
+          },
+        },
+        {
+          role: "user",
+          content: { type: "text", text: "Summarize the file above as a short list of its main points." },
+        },
       ],
     });
   });
@@ -61,8 +71,16 @@ describe.each<Era>(["legacy", "modern"])("prompts, %s era", (era) => {
 
   it.each([
     ["a missing path", { style: "brief" }, /^Invalid arguments for prompt summarize_file: path: /],
-    ["a style outside the enum", { path: "notes.txt", style: "long" }, /^Invalid arguments for prompt summarize_file: style: /],
-    ["an argument it does not know", { path: "notes.txt", tone: "dry" }, /^Invalid arguments for prompt summarize_file: Unrecognized key: "tone"/],
+    [
+      "a style outside the enum",
+      { path: "notes.txt", style: "long" },
+      /^Invalid arguments for prompt summarize_file: style: /,
+    ],
+    [
+      "an argument it does not know",
+      { path: "notes.txt", tone: "dry" },
+      /^Invalid arguments for prompt summarize_file: Unrecognized key: "tone"/,
+    ],
   ])("refuses %s with -32602 before the handler runs", async (_name, args, message) => {
     const error = await get(args).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProtocolError);
@@ -72,10 +90,16 @@ describe.each<Era>(["legacy", "modern"])("prompts, %s era", (era) => {
   it("refuses a file the workspace refuses, as the resource template does", async () => {
     const error = await get({ path: "../secret.txt" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ResourceNotFoundError);
-    expect(error).toMatchObject({ code: -32602, message: 'workspace://file/../secret.txt refused: the path must not contain ".."' });
+    expect(error).toMatchObject({
+      code: -32602,
+      message: 'workspace://file/../secret.txt refused: the path must not contain ".."',
+    });
   });
 
   it("answers an unknown prompt with -32602", async () => {
-    await expect(get({}, "no_such_prompt")).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Prompt no_such_prompt not found") });
+    await expect(get({}, "no_such_prompt")).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("Prompt no_such_prompt not found"),
+    });
   });
 });

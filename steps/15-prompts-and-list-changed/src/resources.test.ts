@@ -44,7 +44,9 @@ describe.each<Era>(["legacy", "modern"])("resources, %s era", (era) => {
   });
 
   it("reads the text sample, and the binary one as base64 that decodes to the exact PNG", async () => {
-    expect(await read("sample://notes.md")).toEqual([{ uri: "sample://notes.md", mimeType: "text/markdown", text: NOTES }]);
+    expect(await read("sample://notes.md")).toEqual([
+      { uri: "sample://notes.md", mimeType: "text/markdown", text: NOTES },
+    ]);
     const [gradient] = await read("sample://gradient.png");
     if (gradient === undefined || !("blob" in gradient)) throw new Error("expected a blob");
     expect(gradient.mimeType).toBe("image/png");
@@ -54,13 +56,19 @@ describe.each<Era>(["legacy", "modern"])("resources, %s era", (era) => {
   it("resolves both URIs that sample_media returns, with the size its link declares", async () => {
     const { content } = await server.client.callTool({ name: "sample_media", arguments: {} });
     const [embedded, link] = content.slice(3);
-    if (embedded?.type !== "resource" || link?.type !== "resource_link") throw new Error("expected an embedded resource, then a link");
+    if (embedded?.type !== "resource" || link?.type !== "resource_link")
+      throw new Error("expected an embedded resource, then a link");
     expect(await read(embedded.resource.uri)).toEqual([embedded.resource]);
-    expect(await readResource(server.client, link.uri)).toEqual(["result", `  resource ${link.uri} (image/png), ${link.size} bytes of blob`]);
+    expect(await readResource(server.client, link.uri)).toEqual([
+      "result",
+      `  resource ${link.uri} (image/png), ${link.size} bytes of blob`,
+    ]);
   });
 
   it("reads workspace files through the template, nested and percent-encoded", async () => {
-    expect(await read("workspace://file/notes.txt")).toEqual([{ uri: "workspace://file/notes.txt", mimeType: "text/plain", text: "Inside the workspace.\n" }]);
+    expect(await read("workspace://file/notes.txt")).toEqual([
+      { uri: "workspace://file/notes.txt", mimeType: "text/plain", text: "Inside the workspace.\n" },
+    ]);
     expect(await read("workspace://file/docs/two%20words.md")).toEqual([
       { uri: "workspace://file/docs/two%20words.md", mimeType: "text/plain", text: "# Two words\n" },
     ]);
@@ -85,11 +93,16 @@ describe.each<Era>(["legacy", "modern"])("resources, %s era", (era) => {
 
   it("never sees a literal ..: the URL parser removes it before the template matches", async () => {
     const error = await read("workspace://file/../outside/secret.txt").catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: -32602, message: 'workspace://file/outside/secret.txt refused: there is no folder "outside"' });
+    expect(error).toMatchObject({
+      code: -32602,
+      message: 'workspace://file/outside/secret.txt refused: there is no folder "outside"',
+    });
   });
 
   it("answers a URI that no resource or template matches as not found, and one that is no URI as invalid", async () => {
-    expect(await readResource(server.client, "nowhere://at-all")).toEqual(["resource not found (-32602): Resource not found: nowhere://at-all"]);
+    expect(await readResource(server.client, "nowhere://at-all")).toEqual([
+      "resource not found (-32602): Resource not found: nowhere://at-all",
+    ]);
     const invalid = await read("not a uri").catch((e: unknown) => e);
     expect(invalid).toBeInstanceOf(ProtocolError);
     expect(invalid).not.toBeInstanceOf(ResourceNotFoundError);
@@ -98,7 +111,10 @@ describe.each<Era>(["legacy", "modern"])("resources, %s era", (era) => {
 
   it("turns any other failure into a generic -32603, with the details only on stderr", async () => {
     const uri = `workspace://file/${"n".repeat(300)}.txt`;
-    await expect(read(uri)).rejects.toMatchObject({ code: -32603, message: `reading ${uri} failed with an internal error` });
+    await expect(read(uri)).rejects.toMatchObject({
+      code: -32603,
+      message: `reading ${uri} failed with an internal error`,
+    });
     await vi.waitFor(() => expect(server.stderr()).toContain("ENAMETOOLONG"));
   });
 });

@@ -32,33 +32,45 @@ describe.each<Era>(["legacy", "modern"])("count_slowly, %s era", (era) => {
 
   it("reports progress for the request's token, one update a step, and none without a token", async () => {
     const progress = collect(server.client, "notifications/progress");
-    expect(await count(server.client, 3, { progressToken: "p-1" })).toMatchObject({ content: [{ type: "text", text: "Counted to 3." }] });
-    expect(progress).toEqual([1, 2, 3].map((n) => ({ progressToken: "p-1", progress: n, total: 3, message: `counted ${n} of 3` })));
+    expect(await count(server.client, 3, { progressToken: "p-1" })).toMatchObject({
+      content: [{ type: "text", text: "Counted to 3." }],
+    });
+    expect(progress).toEqual(
+      [1, 2, 3].map((n) => ({ progressToken: "p-1", progress: n, total: 3, message: `counted ${n} of 3` })),
+    );
     progress.length = 0;
     await count(server.client, 2);
     expect(progress).toEqual([]);
   });
 
   it.each([0, 101, 2.5])("refuses to count to %s with an isError result", async (to) => {
-    expect(await callText(server.client, "count_slowly", { to })).toMatchObject({ isError: true, text: expect.stringMatching(/\bto\b/) });
+    expect(await callText(server.client, "count_slowly", { to })).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/\bto\b/),
+    });
   });
 
-  it(era === "legacy" ? "logs every level until logging/setLevel, then from that level up" : "logs only when a request's _meta asks, from that level up", async () => {
-    const logs = collect(server.client, "notifications/message");
-    const levels = () => logs.splice(0).map((log) => `${log.level} ${log.data}`);
-    await count(server.client, 1);
-    expect(levels()).toEqual(era === "legacy" ? ["info counting to 1", "debug counted 1", "info counted to 1"] : []);
-    await count(server.client, 1, { [LOG_LEVEL_META_KEY]: "debug" });
-    // The 2025 era ignores the _meta key: with no level set, it sent every level anyway.
-    expect(levels()).toEqual(["info counting to 1", "debug counted 1", "info counted to 1"]);
-    const print: string[] = [];
-    const _meta = await receiveLogs(server.client, "info", (line) => print.push(line));
-    await count(server.client, 1, _meta);
-    await count(server.client, 1, { ..._meta, [LOG_LEVEL_META_KEY]: "warning" });
-    // At "warning" a 2026-07-28 request gets no info line; a 2025 connection keeps the level it set.
-    const info = ["log info: counting to 1", "log info: counted to 1"];
-    expect(print.slice(1)).toEqual(era === "legacy" ? [...info, ...info] : info);
-  });
+  it(
+    era === "legacy"
+      ? "logs every level until logging/setLevel, then from that level up"
+      : "logs only when a request's _meta asks, from that level up",
+    async () => {
+      const logs = collect(server.client, "notifications/message");
+      const levels = () => logs.splice(0).map((log) => `${log.level} ${log.data}`);
+      await count(server.client, 1);
+      expect(levels()).toEqual(era === "legacy" ? ["info counting to 1", "debug counted 1", "info counted to 1"] : []);
+      await count(server.client, 1, { [LOG_LEVEL_META_KEY]: "debug" });
+      // The 2025 era ignores the _meta key: with no level set, it sent every level anyway.
+      expect(levels()).toEqual(["info counting to 1", "debug counted 1", "info counted to 1"]);
+      const print: string[] = [];
+      const _meta = await receiveLogs(server.client, "info", (line) => print.push(line));
+      await count(server.client, 1, _meta);
+      await count(server.client, 1, { ..._meta, [LOG_LEVEL_META_KEY]: "warning" });
+      // At "warning" a 2026-07-28 request gets no info line; a 2025 connection keeps the level it set.
+      const info = ["log info: counting to 1", "log info: counted to 1"];
+      expect(print.slice(1)).toEqual(era === "legacy" ? [...info, ...info] : info);
+    },
+  );
 
   it("refuses logging/setLevel in the client on a 2026-07-28 connection, before anything is sent", async () => {
     const setting = server.client.setLoggingLevel("info");
@@ -73,7 +85,9 @@ describe.each<Era>(["legacy", "modern"])("count_slowly, %s era", (era) => {
       progress.push(params.progress);
       if (params.progress === 2) controller.abort("enough");
     });
-    await expect(count(server.client, 20, { progressToken: "p-cancel" }, { signal: controller.signal })).rejects.toBeInstanceOf(SdkError);
+    await expect(
+      count(server.client, 20, { progressToken: "p-cancel" }, { signal: controller.signal }),
+    ).rejects.toBeInstanceOf(SdkError);
     await sleep(4 * STEP_MS);
     expect(progress).toEqual([1, 2]);
     await vi.waitFor(() => expect(server.stderr()).toContain("[server] count_slowly stopped after 2 of 20: enough"));

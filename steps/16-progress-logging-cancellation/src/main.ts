@@ -23,8 +23,16 @@ process.on("exit", () => rmSync(workspace, { recursive: true, force: true }));
 //#region count
 // The request names its own progressToken in _meta, and notifications/progress are routed by it. SDK 2.4's onprogress
 // option would do both, but it drops an update that arrives in the same read as the result, such as the last one.
-async function count(client: Client, bar: ProgressBar, to: number, _meta: Record<string, string>, cancelAfter?: number) {
-  bar.print(`tools/call count_slowly {"to":${to}}${cancelAfter === undefined ? "" : `, cancelled after ${cancelAfter}`}`);
+async function count(
+  client: Client,
+  bar: ProgressBar,
+  to: number,
+  _meta: Record<string, string>,
+  cancelAfter?: number,
+) {
+  bar.print(
+    `tools/call count_slowly {"to":${to}}${cancelAfter === undefined ? "" : `, cancelled after ${cancelAfter}`}`,
+  );
   const progressToken = `count-to-${to}`; // unique among this connection's requests, one at a time
   const controller = new AbortController();
   client.setNotificationHandler("notifications/progress", ({ params }) => {
@@ -33,7 +41,10 @@ async function count(client: Client, bar: ProgressBar, to: number, _meta: Record
     if (params.progress === cancelAfter) controller.abort("the user pressed stop");
   });
   try {
-    const result = await client.callTool({ name: "count_slowly", arguments: { to }, _meta: { ..._meta, progressToken } }, { signal: controller.signal });
+    const result = await client.callTool(
+      { name: "count_slowly", arguments: { to }, _meta: { ..._meta, progressToken } },
+      { signal: controller.signal },
+    );
     bar.print(["-> result", ...describeOutcome({ kind: "result", result }).slice(1)].join("\n"));
   } catch (error) {
     // SDK 2.4 rejects a cancelled request with the code it uses for timeouts; the signal says which it was.

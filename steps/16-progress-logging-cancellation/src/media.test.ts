@@ -6,7 +6,7 @@ import { beepWav, encodePng, gradientPng } from "./media.ts";
 // Splits a PNG after its 8-byte signature into chunks, checking each chunk's CRC on the way.
 function pngChunks(png: Buffer): { type: string; data: Buffer }[] {
   const chunks = [];
-  for (let at = 8; at < png.length; ) {
+  for (let at = 8; at < png.length;) {
     const length = png.readUInt32BE(at);
     const typeAndData = png.subarray(at + 4, at + 8 + length);
     expect(png.readUInt32BE(at + 8 + length), "chunk CRC").toBe(crc32(typeAndData));
@@ -34,9 +34,13 @@ describe("encodePng", () => {
 describe("beepWav", () => {
   it("writes a 44-byte PCM header that matches the samples", () => {
     const wav = beepWav(440, 0.25, 8000);
-    expect(wav.toString("ascii", 0, 4) + wav.toString("ascii", 8, 16) + wav.toString("ascii", 36, 40)).toBe("RIFFWAVEfmt data");
+    expect(wav.toString("ascii", 0, 4) + wav.toString("ascii", 8, 16) + wav.toString("ascii", 36, 40)).toBe(
+      "RIFFWAVEfmt data",
+    );
     expect(wav.readUInt32LE(4)).toBe(wav.length - 8);
-    expect([wav.readUInt16LE(20), wav.readUInt16LE(22), wav.readUInt32LE(24), wav.readUInt16LE(34)]).toEqual([1, 1, 8000, 16]);
+    expect([wav.readUInt16LE(20), wav.readUInt16LE(22), wav.readUInt32LE(24), wav.readUInt16LE(34)]).toEqual([
+      1, 1, 8000, 16,
+    ]);
     expect(wav.readUInt32LE(40)).toBe(2000 * 2);
     expect(wav.length).toBe(44 + 2000 * 2);
   });

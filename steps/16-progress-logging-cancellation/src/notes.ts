@@ -1,5 +1,5 @@
-// Notes: the add_note tool stores a short text, and each note is a resource at note://{name}.
-// The resource list now changes while a client is connected, so the server says so: notifications/resources/list_changed.
+// Notes: the add_note tool stores a short text, and each note is a resource at note://{name}. The resource list now
+// changes while a client is connected, so the server says so: notifications/resources/list_changed.
 import { ResourceNotFoundError, ResourceTemplate, type McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 
@@ -9,7 +9,9 @@ const noteUri = (name: string) => `note://${name}`;
 
 // The list callback runs on every resources/list, so the list always shows the notes of this moment.
 function registerNoteTemplate(server: McpServer, notes: Notes): void {
-  const list = () => ({ resources: [...notes.keys()].map((name) => ({ uri: noteUri(name), name, mimeType: "text/plain" })) });
+  const list = () => ({
+    resources: [...notes.keys()].map((name) => ({ uri: noteUri(name), name, mimeType: "text/plain" })),
+  });
   server.registerResource(
     "note",
     new ResourceTemplate("note://{name}", { list }),
@@ -29,10 +31,14 @@ function registerAddNote(server: McpServer, notes: Notes): void {
     "add_note",
     {
       description: "Adds a note; it appears in resources/list as note://<name>.",
-      inputSchema: z.strictObject({ name: z.string().regex(/^[a-z0-9-]{1,40}$/, "use 1 to 40 of a-z, 0-9 and -"), text: z.string() }),
+      inputSchema: z.strictObject({
+        name: z.string().regex(/^[a-z0-9-]{1,40}$/, "use 1 to 40 of a-z, 0-9 and -"),
+        text: z.string(),
+      }),
     },
     ({ name, text }) => {
-      if (notes.has(name)) return { content: [{ type: "text", text: `${noteUri(name)} already exists.` }], isError: true };
+      if (notes.has(name))
+        return { content: [{ type: "text", text: `${noteUri(name)} already exists.` }], isError: true };
       notes.set(name, text);
       // resources/list now answers differently; the notification says only that, and the client lists again.
       server.sendResourceListChanged();

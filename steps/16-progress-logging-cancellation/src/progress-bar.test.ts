@@ -5,7 +5,12 @@ import { progressBar, renderProgress } from "./progress-bar.ts";
 // A stand-in for stdout that records every write; isTTY as a terminal or a pipe would set it.
 function recorder(isTTY: boolean) {
   const writes: string[] = [];
-  return { writes, out: { isTTY, write: (chunk: string) => writes.push(chunk) > 0 } as unknown as NodeJS.WritableStream & { isTTY: boolean } };
+  return {
+    writes,
+    out: { isTTY, write: (chunk: string) => writes.push(chunk) > 0 } as unknown as NodeJS.WritableStream & {
+      isTTY: boolean;
+    },
+  };
 }
 
 describe("renderProgress", () => {
@@ -20,9 +25,12 @@ describe("renderProgress", () => {
     expect(renderProgress(progress)).toBe(line);
   });
 
-  it.each([[{ progress: 7 }], [{ progress: 7, total: 0 }], [{ progress: 7, total: Number.NaN }]])("draws %j without a total as a bar of ?", (progress) => {
-    expect(renderProgress({ ...progress, message: "bytes" })).toBe(`[${"?".repeat(20)}] 7 bytes`);
-  });
+  it.each([[{ progress: 7 }], [{ progress: 7, total: 0 }], [{ progress: 7, total: Number.NaN }]])(
+    "draws %j without a total as a bar of ?",
+    (progress) => {
+      expect(renderProgress({ ...progress, message: "bytes" })).toBe(`[${"?".repeat(20)}] 7 bytes`);
+    },
+  );
 });
 
 describe("progressBar", () => {
@@ -43,6 +51,13 @@ describe("progressBar", () => {
     bar.update({ progress: 2, total: 2 });
     bar.print("done");
     bar.print("next");
-    expect(writes).toEqual(["start\n", "\r[##########..........] 1/2\x1b[K", "\r[####################] 2/2\x1b[K", "\n", "done\n", "next\n"]);
+    expect(writes).toEqual([
+      "start\n",
+      "\r[##########..........] 1/2\x1b[K",
+      "\r[####################] 2/2\x1b[K",
+      "\n",
+      "done\n",
+      "next\n",
+    ]);
   });
 });

@@ -1,6 +1,14 @@
-// The server's resources: the two sample:// items that sample_media embeds and links, and a template for workspace files.
-// The application reads resources, not the model, so a refused read is a JSON-RPC error rather than an isError result.
-import { ProtocolError, ProtocolErrorCode, ResourceNotFoundError, ResourceTemplate, type McpServer, type TextResourceContents } from "@modelcontextprotocol/server";
+// The server's resources: the two sample:// items that sample_media embeds and links, and a template for workspace
+// files. The application reads resources, not the model, so a refused read is a JSON-RPC error rather than an isError
+// result.
+import {
+  ProtocolError,
+  ProtocolErrorCode,
+  ResourceNotFoundError,
+  ResourceTemplate,
+  type McpServer,
+  type TextResourceContents,
+} from "@modelcontextprotocol/server";
 import { gradientPng } from "./media.ts";
 import { readInside, WorkspaceError } from "./workspace.ts";
 
@@ -43,7 +51,10 @@ function registerWorkspaceFiles(server: McpServer, workspace: string): void {
   server.registerResource(
     "workspace-file",
     new ResourceTemplate("workspace://file/{+path}", { list: undefined }),
-    { description: "A UTF-8 text file in the workspace folder, read by the same rules as read_file.", mimeType: "text/plain" },
+    {
+      description: "A UTF-8 text file in the workspace folder, read by the same rules as read_file.",
+      mimeType: "text/plain",
+    },
     (uri, { path }) => {
       let decoded: string;
       try {

@@ -1,5 +1,6 @@
-// Step 16's server: chapter 15's tools, resources and prompt, and count_slowly, which reports progress, logs and can be cancelled.
-// serveStdio takes a factory, not a server: the first message picks the era, and one McpServer serves that connection.
+// Step 16's server: chapter 15's tools, resources and prompt, and count_slowly, which reports progress, logs and can be
+// cancelled. serveStdio takes a factory, not a server: the first message picks the era, and one McpServer serves that
+// connection.
 //#region imports
 import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
@@ -19,7 +20,8 @@ const toolError = (value: string): CallToolResult => ({ ...text(value), isError:
 
 //#region file-tool
 /** Runs one file tool's work and turns its outcome into a tool result. */
-// The workspace's refusals go back as they are; anything else, such as an error naming an absolute path, only to stderr.
+// The workspace's refusals go back as they are; anything else, such as an error naming an absolute path, only to
+// stderr.
 function fileTool(tool: string, path: string, run: () => string): CallToolResult {
   try {
     return text(run());
@@ -32,7 +34,9 @@ function fileTool(tool: string, path: string, run: () => string): CallToolResult
 //#endregion
 
 //#region file-tools
-const RULES = `Paths are relative to the workspace folder; "..", absolute paths, symbolic links and files over ${SIZE_LIMIT} bytes are refused.`;
+const RULES =
+  `Paths are relative to the workspace folder; "..", absolute paths, ` +
+  `symbolic links and files over ${SIZE_LIMIT} bytes are refused.`;
 const workspacePath = z.string().describe("Relative to the workspace folder");
 
 /** Registers read_file, list_files and write_file, each bound to the workspace folder. */
@@ -44,13 +48,20 @@ function registerFileTools(server: McpServer, workspace: string): void {
   );
   server.registerTool(
     "list_files",
-    { description: `Lists a folder, folders ending in "/"; "." is the workspace. ${RULES}`, inputSchema: z.strictObject({ path: workspacePath }) },
+    {
+      description: `Lists a folder, folders ending in "/"; "." is the workspace. ${RULES}`,
+      inputSchema: z.strictObject({ path: workspacePath }),
+    },
     ({ path }) => fileTool("list_files", path, () => listInside(workspace, path)),
   );
   server.registerTool(
     "write_file",
-    { description: `Creates or replaces a UTF-8 text file. ${RULES}`, inputSchema: z.strictObject({ path: workspacePath, content: z.string() }) },
-    ({ path, content }) => fileTool("write_file", path, () => `Wrote ${writeInside(workspace, path, content)} bytes to ${path}`),
+    {
+      description: `Creates or replaces a UTF-8 text file. ${RULES}`,
+      inputSchema: z.strictObject({ path: workspacePath, content: z.string() }),
+    },
+    ({ path, content }) =>
+      fileTool("write_file", path, () => `Wrote ${writeInside(workspace, path, content)} bytes to ${path}`),
   );
 }
 //#endregion
@@ -62,7 +73,10 @@ function sampleMedia(): CallToolResult {
   const png = gradientPng();
   return {
     content: [
-      { type: "text", text: "One item of each content type: text, image, audio, an embedded resource and a resource link." },
+      {
+        type: "text",
+        text: "One item of each content type: text, image, audio, an embedded resource and a resource link.",
+      },
       { type: "image", mimeType: "image/png", data: png.toString("base64") },
       { type: "audio", mimeType: "audio/wav", data: beepWav().toString("base64") },
       { type: "resource", resource: { uri: NOTES_URI, mimeType: "text/markdown", text: NOTES } },
@@ -79,7 +93,10 @@ function createServer(workspace: string): McpServer {
   const server = new McpServer({ name: "learn-mcp-sdk", version: "0.1.0" }, { capabilities: { logging: {} } });
   server.registerTool(
     "add",
-    { description: "Adds two numbers and returns the sum.", inputSchema: z.strictObject({ a: z.number(), b: z.number() }) },
+    {
+      description: "Adds two numbers and returns the sum.",
+      inputSchema: z.strictObject({ a: z.number(), b: z.number() }),
+    },
     ({ a, b }) => text(String(a + b)),
   );
   server.registerTool(
@@ -91,7 +108,9 @@ function createServer(workspace: string): McpServer {
   server.registerTool(
     "sample_media",
     {
-      description: "Returns one content item of each type: text, a PNG image, a WAV sound, an embedded resource and a resource link.",
+      description:
+        "Returns one content item of each type: text, a PNG image, " +
+        "a WAV sound, an embedded resource and a resource link.",
       inputSchema: z.strictObject({}),
     },
     sampleMedia,

@@ -13,7 +13,10 @@ const [home, decoy, project] = ["home", "decoy-home", "project"].map((name) => p
 for (const folder of [home, decoy, project]) mkdirSync(folder);
 const SECRET = "s3cret-value";
 writeFileSync(path.join(decoy, ".claude.json"), JSON.stringify({ mcpServers: { "from-HOME": { command: "nope" } } }));
-writeFileSync(path.join(home, ".claude.json"), JSON.stringify({ mcpServers: { mine: { command: "mine", env: { TOKEN: SECRET } } } }));
+writeFileSync(
+  path.join(home, ".claude.json"),
+  JSON.stringify({ mcpServers: { mine: { command: "mine", env: { TOKEN: SECRET } } } }),
+);
 writeFileSync(
   path.join(project, ".mcp.json"),
   JSON.stringify({
@@ -31,7 +34,11 @@ function listServers(...args: string[]) {
 function listWith(vars: NodeJS.ProcessEnv, ...args: string[]) {
   const program = fileURLToPath(new URL("./list-servers.ts", import.meta.url));
   const env = { ...process.env, HOME: decoy, ...vars };
-  const run = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), program, ...args], { env, encoding: "utf8", timeout: 20_000 });
+  const run = spawnSync(process.execPath, ["--import", import.meta.resolve("tsx"), program, ...args], {
+    env,
+    encoding: "utf8",
+    timeout: 20_000,
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 

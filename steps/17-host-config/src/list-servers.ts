@@ -21,8 +21,12 @@ function folders() {
     fail((error as Error).message);
   }
   const { project = process.cwd(), home } = values;
-  for (const [flag, folder] of [["--project", project], ["--home", home]] as const) {
-    if (folder !== undefined && !(existsSync(folder) && statSync(folder).isDirectory())) fail(`${flag} ${folder} is not a folder`);
+  for (const [flag, folder] of [
+    ["--project", project],
+    ["--home", home],
+  ] as const) {
+    if (folder !== undefined && !(existsSync(folder) && statSync(folder).isDirectory()))
+      fail(`${flag} ${folder} is not a folder`);
   }
   return { project, home };
 }
@@ -34,7 +38,8 @@ function describe({ name, scope, entry, overrides }: ServerConfig): string {
   const what =
     entry.type === "http"
       ? `http   ${entry.shown} (remote servers are not supported yet; skipped)`
-      : `stdio  ${entry.shown}${Object.keys(entry.env).length > 0 ? `  env: ${Object.keys(entry.env).join(", ")}` : ""}`;
+      : `stdio  ` +
+        `${entry.shown}${Object.keys(entry.env).length > 0 ? `  env: ${Object.keys(entry.env).join(", ")}` : ""}`;
   const over = overrides.length > 0 ? `  (wins over ${overrides.join(", ")})` : "";
   return `${name.padEnd(8)} ${scope.padEnd(8)} ${what}${over}`;
 }

@@ -21,20 +21,31 @@ function write(file: string, json: object) {
 write(path.join(home, ".claude.json"), {
   numStartups: 12,
   mcpServers: { demo: { command: "node", args: ["demo.js", "--from-user"] }, notes: { command: "notes-server" } },
-  projects: { [project]: { mcpServers: { demo: { command: "node", args: ["demo.js", "--from-local"], env: { LOG_LEVEL: "debug" } } } } },
+  projects: {
+    [project]: {
+      mcpServers: { demo: { command: "node", args: ["demo.js", "--from-local"], env: { LOG_LEVEL: "debug" } } },
+    },
+  },
 });
 // Project scope: .mcp.json at the project root, meant to be committed, so secrets come from variables.
 write(path.join(project, ".mcp.json"), {
   mcpServers: {
     demo: { command: "node", args: ["demo.js", "--from-project"] },
     search: { command: "${SEARCH_BIN:-search-server}", args: ["--region", "${SEARCH_REGION}"] },
-    docs: { type: "http", url: "https://${DOCS_HOST:-docs.example.com}/mcp", headers: { Authorization: "Bearer ${DOCS_TOKEN:-}" } },
+    docs: {
+      type: "http",
+      url: "https://${DOCS_HOST:-docs.example.com}/mcp",
+      headers: { Authorization: "Bearer ${DOCS_TOKEN:-}" },
+    },
     broken: { args: ["--verbose"] },
     chat: { type: "websocket", url: "ws://127.0.0.1:9000" },
   },
 });
 // Where older tutorials put servers: a settings file, which holds permissions and environment, not servers.
-write(path.join(project, ".claude", "settings.json"), { permissions: { allow: ["Bash(npm test)"] }, mcpServers: { old: { command: "old-server" } } });
+write(path.join(project, ".claude", "settings.json"), {
+  permissions: { allow: ["Bash(npm test)"] },
+  mcpServers: { old: { command: "old-server" } },
+});
 //#endregion
 
 //#region list

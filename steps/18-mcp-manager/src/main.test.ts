@@ -16,7 +16,11 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 test("SIGINT, and SIGINT again at once, as soon as the project is written: no folder and no process is left", async () => {
   const main = fileURLToPath(new URL("./main.ts", import.meta.url));
   // The demo's folder goes where TMPDIR says, so that this test can see it.
-  const demo = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), main], { env: { ...process.env, TMPDIR: tmp }, stdio: "ignore", detached: true });
+  const demo = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), main], {
+    env: { ...process.env, TMPDIR: tmp },
+    stdio: "ignore",
+    detached: true,
+  });
   const exited = once(demo, "exit");
   const folders = () => readdirSync(tmp).filter((name) => name.startsWith("learn-mcp-")); // tsx keeps a cache there too
   const written = () => folders().some((name) => existsSync(path.join(tmp, name, "project", ".mcp.json")));

@@ -40,7 +40,12 @@ export class ServerTransport implements Transport {
   #escaped: number[] = [];
 
   /** A transport for server `name`, started from `entry`; `log` gets its stderr, line by line. */
-  constructor(readonly name: string, readonly entry: StdioEntry, readonly log: (line: string) => void, readonly maxLineBytes = MAX_LINE_BYTES) {}
+  constructor(
+    readonly name: string,
+    readonly entry: StdioEntry,
+    readonly log: (line: string) => void,
+    readonly maxLineBytes = MAX_LINE_BYTES,
+  ) {}
 
   //#region start
   async start(): Promise<void> {
@@ -52,7 +57,9 @@ export class ServerTransport implements Transport {
     this.#child = child;
     this.exited = new Promise((resolve) => {
       child.on("error", (error) => resolve((this.exitReason = `could not be started: ${error.message}`)));
-      child.on("exit", (code, signal) => resolve((this.exitReason = signal ? `was killed by ${signal}` : `exited with code ${code}`)));
+      child.on("exit", (code, signal) =>
+        resolve((this.exitReason = signal ? `was killed by ${signal}` : `exited with code ${code}`)),
+      );
     });
     child.on("close", () => this.onclose?.()); // after the exit and the end of its pipes: nothing more can arrive
     child.stdin.on("error", () => {}); // EPIPE when the server just died; its exit reports that instead
@@ -120,7 +127,10 @@ export class ServerTransport implements Transport {
           bytes += part.length;
         }
         if (!cut && bytes > this.maxLineBytes) {
-          take(`${Buffer.concat(pending).subarray(0, this.maxLineBytes).toString("utf8")} [cut: a line of more than ${this.maxLineBytes} bytes]`);
+          take(
+            `${Buffer.concat(pending).subarray(0, this.maxLineBytes).toString("utf8")} ` +
+              `[cut: a line of more than ${this.maxLineBytes} bytes]`,
+          );
           [pending, cut] = [[], true];
         }
         if (end === -1) return;
@@ -145,8 +155,10 @@ export class ServerTransport implements Transport {
   /** Writes one message to the server's stdin, waiting for the pipe to drain when it is full. */
   async send(message: JSONRPCMessage): Promise<void> {
     const child = this.#child;
-    if (!child || child.exitCode !== null || child.signalCode !== null) throw new Error(`server "${this.name}" is not running`);
-    if (!child.stdin.write(`${JSON.stringify(message)}\n`)) await new Promise((resolve) => child.stdin.once("drain", resolve));
+    if (!child || child.exitCode !== null || child.signalCode !== null)
+      throw new Error(`server "${this.name}" is not running`);
+    if (!child.stdin.write(`${JSON.stringify(message)}\n`))
+      await new Promise((resolve) => child.stdin.once("drain", resolve));
   }
 
   /** The server's process id, which is also its process group id. */
@@ -163,20 +175,27 @@ export class ServerTransport implements Transport {
 
   async #close(): Promise<void> {
     if (!this.#child) return;
-    this.#escaped = await escapedDescendants(this.#child.pid!); // first: once the server exits, they lose their link to it
+    // first: once the server exits, they lose their link to it
+    this.#escaped = await escapedDescendants(this.#child.pid!);
     this.#child.stdin.end();
     await upTo(this.exited, GRACE_MS);
     // Signal the group even when the leader has left: a grandchild may still hold on.
     for (const signal of ["SIGTERM", "SIGKILL"] as const) {
       if (!this.#signalGroup(signal)) break;
-      if (signal === "SIGKILL") this.log(`${this.#label} still running ${GRACE_MS} ms after SIGTERM: SIGKILL to its process group ${this.#child.pid}`);
+      if (signal === "SIGKILL")
+        this.log(
+          `${this.#label} still running ${GRACE_MS} ms after SIGTERM: SIGKILL to its process group ${this.#child.pid}`,
+        );
       const deadline = Date.now() + GRACE_MS;
       while (Date.now() < deadline && this.#signalGroup(0)) await sleep(20);
     }
     await this.exited;
   }
 
-  /** Sends `signal` to the server's group and each descendant that left it; false when none is left (signal 0 only asks). */
+  /**
+   * Sends `signal` to the server's group and each descendant that left it; false when none is left (signal 0 only
+   * asks).
+   */
   #signalGroup(signal: NodeJS.Signals | 0): boolean {
     let reached = false;
     for (const target of [-this.#child!.pid!, ...this.#escaped]) {
@@ -196,8 +215,13 @@ export class ServerTransport implements Transport {
 // A descendant that starts a session of its own (spawn's `detached`) leaves the group; `ps`, the same on Linux and
 // macOS, still shows it below the server. Read once, before the first signal: what starts later is not followed.
 async function escapedDescendants(server: number): Promise<number[]> {
-  const { stdout } = await promisify(execFile)("ps", ["-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid="]).catch(() => ({ stdout: "" }));
-  const rows = stdout.trim().split("\n").map((row) => row.trim().split(/\s+/).map(Number));
+  const { stdout } = await promisify(execFile)("ps", ["-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid="]).catch(() => ({
+    stdout: "",
+  }));
+  const rows = stdout
+    .trim()
+    .split("\n")
+    .map((row) => row.trim().split(/\s+/).map(Number));
   const tree = [server];
   for (let i = 0; i < tree.length; i++) tree.push(...rows.filter(([, ppid]) => ppid === tree[i]).map(([pid]) => pid!));
   return rows.filter(([pid, , pgid]) => pgid !== server && tree.includes(pid!)).map(([pid]) => pid!);

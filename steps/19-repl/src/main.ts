@@ -16,12 +16,15 @@ const [project, sandbox] = [path.join(root, "project"), path.join(root, "sandbox
 mkdirSync(project);
 mkdirSync(sandbox);
 const server = roleProgram("hand-written server");
-writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({
-  mcpServers: {
-    demo: { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), server, sandbox] },
-    "needs-key": { command: "node", args: ["-e", "console.error('missing API key'); process.exit(3)"] },
-  },
-}));
+writeFileSync(
+  path.join(project, ".mcp.json"),
+  JSON.stringify({
+    mcpServers: {
+      demo: { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), server, sandbox] },
+      "needs-key": { command: "node", args: ["-e", "console.error('missing API key'); process.exit(3)"] },
+    },
+  }),
+);
 
 //#region script
 const script = [
@@ -47,5 +50,8 @@ process.stdout.write(run.stdout.replaceAll(root, "<demo>"));
 // The two servers write to stderr at the same time: their lines are grouped by server, each in its order.
 const stderr = run.stderr.replaceAll(root, "<demo>").trimEnd().split("\n");
 const source = (line: string) => line.slice(0, line.indexOf("]") + 1);
-console.log(`\nthe REPL's stderr, grouped by server:\n  ${stderr.sort((a, b) => source(a).localeCompare(source(b))).join("\n  ")}`);
+console.log(
+  `\nthe REPL's stderr, grouped by server:\n  ` +
+    `${stderr.sort((a, b) => source(a).localeCompare(source(b))).join("\n  ")}`,
+);
 console.log(`\nexit status ${run.status}`);

@@ -25,32 +25,49 @@ function project(name: string, servers: object): string {
   writeFileSync(path.join(folder, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
   return folder;
 }
-const toolsServer = (label: string, ...tools: string[]) => ({ command: process.execPath, args: [fixture("tools.mjs"), label, ...tools] });
+const toolsServer = (label: string, ...tools: string[]) => ({
+  command: process.execPath,
+  args: [fixture("tools.mjs"), label, ...tools],
+});
 
 function runRepl(args: string[], lines: string[]) {
-  const run = spawnSync(process.execPath, ["--import", tsx, repl, ...args], { input: lines.map((line) => `${line}\n`).join(""), encoding: "utf8", timeout: 60_000 });
+  const run = spawnSync(process.execPath, ["--import", tsx, repl, ...args], {
+    input: lines.map((line) => `${line}\n`).join(""),
+    encoding: "utf8",
+    timeout: 60_000,
+  });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
 
 test("answers each command in order, prints every error, and closes every server when stdin ends", () => {
-  const folder = project("fixtures", { a: toolsServer("a", "open"), "a.b": toolsServer("ab", "open"), gone: { command: "node", args: ["-e", "process.exit(4)"] } });
-  const { status, stdout } = runRepl(["--project", folder], [
-    "/mcp",
-    "/mcp tools a",
-    "/mcp call a open {}",
-    "/mcp call a.b open",
-    "/mcp call a open [1]",
-    "/mcp call a open {x",
-    "/mcp call a nothing {}",
-    "/mcp tools nowhere",
-    "/mcp reconnect nowhere",
-    "/mcp call a crash {}",
-    "/mcp call a open {}",
-    "/mcp reconnect gone",
-    "ls",
-    "/mcp call",
-  ]);
-  const [transcript, last] = [stdout.trimEnd().split("\n").slice(0, -1).join("\n"), stdout.trimEnd().split("\n").at(-1)];
+  const folder = project("fixtures", {
+    a: toolsServer("a", "open"),
+    "a.b": toolsServer("ab", "open"),
+    gone: { command: "node", args: ["-e", "process.exit(4)"] },
+  });
+  const { status, stdout } = runRepl(
+    ["--project", folder],
+    [
+      "/mcp",
+      "/mcp tools a",
+      "/mcp call a open {}",
+      "/mcp call a.b open",
+      "/mcp call a open [1]",
+      "/mcp call a open {x",
+      "/mcp call a nothing {}",
+      "/mcp tools nowhere",
+      "/mcp reconnect nowhere",
+      "/mcp call a crash {}",
+      "/mcp call a open {}",
+      "/mcp reconnect gone",
+      "ls",
+      "/mcp call",
+    ],
+  );
+  const [transcript, last] = [
+    stdout.trimEnd().split("\n").slice(0, -1).join("\n"),
+    stdout.trimEnd().split("\n").at(-1),
+  ];
   const answers = transcript.split("\n> ").slice(1);
   expect(answers).toEqual([
     [
@@ -75,7 +92,9 @@ test("answers each command in order, prints every error, and closes every server
     '/mcp call a nothing {}\nerror: server "a" offers no tool "nothing"',
     '/mcp tools nowhere\nerror: no server "nowhere" is configured',
     '/mcp reconnect nowhere\nerror: no server "nowhere" is configured',
-    expect.stringMatching(/^\/mcp call a crash \{\}\nerror: tools\/call "crash" on server "a" failed: exited with code 7/),
+    expect.stringMatching(
+      /^\/mcp call a crash \{\}\nerror: tools\/call "crash" on server "a" failed: exited with code 7/,
+    ),
     "/mcp call a open {}\na:open", // restarted on its next use
     "/mcp reconnect gone\ngone         failed        0 tools  the handshake failed: exited with code 4",
     "ls\nerror: unknown command: ls; try /help",
@@ -88,8 +107,13 @@ test("answers each command in order, prints every error, and closes every server
 test("prints 42 for the seed lesson's /mcp call demo add, against the hand-written server", () => {
   const sandbox = path.join(root, "sandbox");
   mkdirSync(sandbox);
-  const folder = project("seed", { demo: { command: process.execPath, args: ["--import", tsx, roleProgram("hand-written server"), sandbox] } });
-  const { status, stdout } = runRepl(["--project", folder], ['/mcp call demo add {"a":2,"b":40}', '/mcp call demo echo { "message":  "two  spaces" }']);
+  const folder = project("seed", {
+    demo: { command: process.execPath, args: ["--import", tsx, roleProgram("hand-written server"), sandbox] },
+  });
+  const { status, stdout } = runRepl(
+    ["--project", folder],
+    ['/mcp call demo add {"a":2,"b":40}', '/mcp call demo echo { "message":  "two  spaces" }'],
+  );
   expect(stdout).toContain('> /mcp call demo add {"a":2,"b":40}\n42\n');
   // The arguments are taken as typed: the spaces inside the JSON string survive.
   expect(stdout).toContain('> /mcp call demo echo { "message":  "two  spaces" }\ntwo  spaces\n');
@@ -109,7 +133,9 @@ test.each([
 
 test("SIGTERM while it waits for a command closes its servers and exits 143", async () => {
   const folder = project("signal", { a: toolsServer("a", "open") });
-  const child = spawn(process.execPath, ["--import", tsx, repl, "--project", folder], { stdio: ["pipe", "pipe", "inherit"] });
+  const child = spawn(process.execPath, ["--import", tsx, repl, "--project", folder], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
   let stdout = "";
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
   while (!stdout.includes("servers configured")) await sleep(50);
@@ -125,8 +151,12 @@ test("SIGTERM while it waits for a command closes its servers and exits 143", as
 
 test("a second SIGINT while it stops changes nothing: a server that ignores SIGTERM is SIGKILLed, named, and nothing is left", async () => {
   // A launcher that ignores SIGTERM and the end of its stdin, and its server, which does the same.
-  const folder = project("stubborn", { stubborn: { command: process.execPath, args: [fixture("wrapper.mjs"), "stubborn", "open"] } });
-  const child = spawn(process.execPath, ["--import", tsx, repl, "--project", folder], { stdio: ["pipe", "pipe", "pipe"] });
+  const folder = project("stubborn", {
+    stubborn: { command: process.execPath, args: [fixture("wrapper.mjs"), "stubborn", "open"] },
+  });
+  const child = spawn(process.execPath, ["--import", tsx, repl, "--project", folder], {
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   let [stdout, stderr] = ["", ""];
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
   child.stderr.setEncoding("utf8").on("data", (text: string) => (stderr += text));

@@ -23,32 +23,47 @@ function fail(message: string): never {
 function options() {
   let values;
   try {
-    ({ values } = parseArgs({ options: { project: { type: "string" }, home: { type: "string" }, timeout: { type: "string" } } }));
+    ({ values } = parseArgs({
+      options: { project: { type: "string" }, home: { type: "string" }, timeout: { type: "string" } },
+    }));
   } catch (error) {
     fail((error as Error).message);
   }
   const { project = process.cwd(), home, timeout = String(DEFAULT_TIMEOUT_MS) } = values;
-  for (const [flag, folder] of [["--project", project], ["--home", home]] as const) {
-    if (folder !== undefined && !(existsSync(folder) && statSync(folder).isDirectory())) fail(`${flag} ${folder} is not a folder`);
+  for (const [flag, folder] of [
+    ["--project", project],
+    ["--home", home],
+  ] as const) {
+    if (folder !== undefined && !(existsSync(folder) && statSync(folder).isDirectory()))
+      fail(`${flag} ${folder} is not a folder`);
   }
   const timeoutMs = Number(timeout);
-  if (!/^\d+$/.test(timeout) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1) fail(`bad --timeout: ${timeout} (milliseconds, 1 to ${2 ** 31 - 1})`);
+  if (!/^\d+$/.test(timeout) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
+    fail(`bad --timeout: ${timeout} (milliseconds, 1 to ${2 ** 31 - 1})`);
   return { folders: { project, home }, timeoutMs };
 }
 
 //#region commands
 // What a result holds, as text: text items as they are, anything else named by its type.
-const shown = (result: CallToolResult) => result.content.map((item) => (item.type === "text" ? item.text : `[${item.type}]`)).join("\n");
+const shown = (result: CallToolResult) =>
+  result.content.map((item) => (item.type === "text" ? item.text : `[${item.type}]`)).join("\n");
 
 const statusLine = ({ name, state, tools, lastError }: ServerStatus) =>
   `${name.padEnd(12)} ${state.padEnd(12)} ${String(tools).padStart(2)} tools${lastError ? `  ${lastError}` : ""}`;
 
 function tools(manager: McpManager, server?: string): string {
-  if (server !== undefined && !manager.status().some((s) => s.name === server)) throw new Error(`no server "${server}" is configured`);
+  if (server !== undefined && !manager.status().some((s) => s.name === server))
+    throw new Error(`no server "${server}" is configured`);
   const offered = new Map(manager.tools().map((tool) => [tool.name, tool]));
-  const lines = manager.routes().filter((route) => offered.has(route.name) && (server === undefined || route.server === server));
+  const lines = manager
+    .routes()
+    .filter((route) => offered.has(route.name) && (server === undefined || route.server === server));
   const width = Math.max(0, ...lines.map(({ name }) => name.length));
-  return lines.map(({ name }) => `${name.padEnd(width)}  ${offered.get(name)!.description?.split("\n")[0] ?? ""}`.trimEnd()).join("\n") || "no tools";
+  return (
+    lines
+      .map(({ name }) => `${name.padEnd(width)}  ${offered.get(name)!.description?.split("\n")[0] ?? ""}`.trimEnd())
+      .join("\n") || "no tools"
+  );
 }
 
 async function call(manager: McpManager, server: string, tool: string, json: string): Promise<string> {
@@ -58,7 +73,8 @@ async function call(manager: McpManager, server: string, tool: string, json: str
   } catch {
     throw new Error(`the arguments are not JSON: ${json}`);
   }
-  if (args === null || typeof args !== "object" || Array.isArray(args)) throw new Error("the arguments must be a JSON object");
+  if (args === null || typeof args !== "object" || Array.isArray(args))
+    throw new Error("the arguments must be a JSON object");
   const route = manager.routes().find((r) => r.server === server && r.tool === tool);
   if (route === undefined) throw new Error(`server "${server}" offers no tool "${tool}"`);
   const result = await manager.callTool(route.name, args as Record<string, unknown>);
@@ -68,7 +84,8 @@ async function call(manager: McpManager, server: string, tool: string, json: str
 /** The answer to one line: what to print. Throws with a message to print for anything wrong. */
 async function answer(manager: McpManager, line: string): Promise<string> {
   // Four words, then the arguments as typed: JSON keeps its own spaces.
-  const [, command, sub, server, tool, json] = /^(\S+)(?:\s+(\S+))?(?:\s+(\S+))?(?:\s+(\S+))?(?:\s+(.*))?$/.exec(line) ?? [];
+  const [, command, sub, server, tool, json] =
+    /^(\S+)(?:\s+(\S+))?(?:\s+(\S+))?(?:\s+(\S+))?(?:\s+(.*))?$/.exec(line) ?? [];
   if (command === "/help" && sub === undefined) return HELP.join("\n");
   if (command !== "/mcp") throw new Error(`unknown command: ${line}; try /help`);
   if (sub === undefined) return manager.status().map(statusLine).join("\n") || "no servers configured";
@@ -99,5 +116,9 @@ for await (const raw of createInterface({ input: process.stdin, crlfDelay: Infin
 const groups = manager.processGroups();
 await manager.closeAll();
 const left = await leftInGroups(groups);
-console.log(left.length === 0 ? "stdin ended: every server closed, no process left" : `stdin ended, but ${left.length} processes are left: ${left.join(", ")}`);
+console.log(
+  left.length === 0
+    ? "stdin ended: every server closed, no process left"
+    : `stdin ended, but ${left.length} processes are left: ${left.join(", ")}`,
+);
 //#endregion

@@ -7,16 +7,27 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { expect, test } from "vitest";
 import { fixture, text } from "./test/servers.ts";
 
-/** Live processes (a zombie, state Z, has exited) whose command line holds `marker`: from ps, as on Linux so on macOS. */
+/**
+ * Live processes (a zombie, state Z, has exited) whose command line holds `marker`: from ps, as on Linux so on macOS.
+ */
 function running(marker: string): number[] {
-  const rows = execFileSync("ps", ["-ww", "-A", "-o", "pid=", "-o", "stat=", "-o", "args="], { encoding: "utf8" }).trim().split("\n");
-  return rows.map((row) => row.trim().split(/\s+/)).filter(([, stat, ...args]) => !stat!.startsWith("Z") && args.join(" ").includes(marker)).map(([pid]) => Number(pid));
+  const rows = execFileSync("ps", ["-ww", "-A", "-o", "pid=", "-o", "stat=", "-o", "args="], { encoding: "utf8" })
+    .trim()
+    .split("\n");
+  return rows
+    .map((row) => row.trim().split(/\s+/))
+    .filter(([, stat, ...args]) => !stat!.startsWith("Z") && args.join(" ").includes(marker))
+    .map(([pid]) => Number(pid));
 }
 
 test("the SDK's stdio client hands the server a stripped environment, and its close() leaves a wrapper's child running", async () => {
   const label = `sdk-stdio-${process.pid}`; // marks this test's processes in ps's listing
   process.env.FIXTURE_SETTING = "set in the host";
-  const transport = new StdioClientTransport({ command: process.execPath, args: [fixture("wrapper.mjs"), label], stderr: "pipe" });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [fixture("wrapper.mjs"), label],
+    stderr: "pipe",
+  });
   const client = new Client({ name: "sdk-stdio-test", version: "0.1.0" });
   try {
     await client.connect(transport);

@@ -10,12 +10,15 @@ const signals = fileURLToPath(new URL("./signals.ts", import.meta.url));
 /** A host that runs `script` after importing exitOnSignals; resolves once it printed `ready`. */
 async function host(script: string) {
   const code = `import { exitOnSignals } from ${JSON.stringify(signals)}; ${script}; setInterval(() => {}, 1000); console.log("ready");`;
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), "--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), "--input-type=module", "-e", code], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const output = { stdout: "", stderr: "" };
   child.stdout.setEncoding("utf8").on("data", (text: string) => (output.stdout += text));
   child.stderr.setEncoding("utf8").on("data", (text: string) => (output.stderr += text));
   const exited = once(child, "exit");
-  const printed = (text: string) => new Promise<void>((resolve) => child.stdout.on("data", () => output.stdout.includes(text) && resolve()));
+  const printed = (text: string) =>
+    new Promise<void>((resolve) => child.stdout.on("data", () => output.stdout.includes(text) && resolve()));
   await printed("ready");
   return { child, output, exited, printed };
 }

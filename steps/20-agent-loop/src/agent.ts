@@ -2,7 +2,13 @@
 // it answers with tool_use blocks, the host (not the model) calls each tool through the manager and sends the results
 // back; repeat until the model ends its turn.
 import type Anthropic from "@anthropic-ai/sdk";
-import type { Message, MessageParam, Tool as ModelTool, ToolResultBlockParam, ToolUseBlock } from "@anthropic-ai/sdk/resources/messages";
+import type {
+  Message,
+  MessageParam,
+  Tool as ModelTool,
+  ToolResultBlockParam,
+  ToolUseBlock,
+} from "@anthropic-ai/sdk/resources/messages";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { CallError, type McpManager } from "./manager.ts";
 
@@ -28,20 +34,31 @@ type ResultBlock = Exclude<ToolResultBlockParam["content"], string | undefined>[
 
 const decodedBytes = (base64: string) => Math.floor((base64.replace(/=+$/, "").length * 3) / 4);
 
-/** One MCP content item as a block the model reads: text and images as they are, anything else as a short description. */
+/**
+ * One MCP content item as a block the model reads: text and images as they are, anything else as a short description.
+ */
 function toBlock(item: Content): ResultBlock {
   if (item.type === "text") return { type: "text", text: item.text };
   if (item.type === "image" && IMAGE_TYPES.includes(item.mimeType as ImageType)) {
     return { type: "image", source: { type: "base64", media_type: item.mimeType as ImageType, data: item.data } };
   }
-  if (item.type === "image" || item.type === "audio") return { type: "text", text: `[${item.type} ${item.mimeType}, ${decodedBytes(item.data)} bytes, not shown]` };
+  if (item.type === "image" || item.type === "audio")
+    return { type: "text", text: `[${item.type} ${item.mimeType}, ${decodedBytes(item.data)} bytes, not shown]` };
   if (item.type === "resource_link") return { type: "text", text: `[link to resource ${item.uri}]` };
-  return { type: "text", text: `[resource ${item.resource.uri}, ${item.resource.mimeType ?? "of unknown type"}, not shown]` };
+  return {
+    type: "text",
+    text: `[resource ${item.resource.uri}, ${item.resource.mimeType ?? "of unknown type"}, not shown]`,
+  };
 }
 
 /** An MCP tool result as the tool_result block that answers tool_use `id`. */
 export function toToolResult(id: string, result: CallToolResult): ToolResultBlockParam {
-  return { type: "tool_result", tool_use_id: id, content: result.content.map(toBlock), ...(result.isError ? { is_error: true } : {}) };
+  return {
+    type: "tool_result",
+    tool_use_id: id,
+    content: result.content.map(toBlock),
+    ...(result.isError ? { is_error: true } : {}),
+  };
 }
 //#endregion
 
@@ -51,7 +68,11 @@ export class Agent {
   #maxTurns: number;
 
   /** An agent that asks `model` and calls the tools `manager` offers. */
-  constructor(readonly model: Anthropic, readonly manager: McpManager, readonly options: AgentOptions) {
+  constructor(
+    readonly model: Anthropic,
+    readonly manager: McpManager,
+    readonly options: AgentOptions,
+  ) {
     this.#maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   }
 
@@ -102,7 +123,8 @@ export class Agent {
     let result: ToolResultBlockParam;
     try {
       const input = block.input;
-      if (input === null || typeof input !== "object" || Array.isArray(input)) throw new Error("the tool input is not a JSON object");
+      if (input === null || typeof input !== "object" || Array.isArray(input))
+        throw new Error("the tool input is not a JSON object");
       result = toToolResult(block.id, await this.manager.callTool(block.name, input as Record<string, unknown>));
     } catch (error) {
       // A failed call's message may quote the server's stderr, which stays on the user's terminal: not for the model.

@@ -5,17 +5,38 @@ import path from "node:path";
 
 export type Scope = "local" | "project" | "user";
 // `shown`: the command line or URL as it may be printed, each value from the environment left as ${NAME}.
-export type StdioEntry = { type: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string; shown?: string };
+export type StdioEntry = {
+  type: "stdio";
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd?: string;
+  shown?: string;
+};
 export type HttpEntry = { type: "http"; url: string; headers: Record<string, string>; shown?: string };
-export interface ServerConfig { name: string; scope: Scope; file: string; entry: StdioEntry | HttpEntry; overrides: Scope[] }
-export interface HostConfig { servers: ServerConfig[]; problems: string[]; notes: string[] }
+export interface ServerConfig {
+  name: string;
+  scope: Scope;
+  file: string;
+  entry: StdioEntry | HttpEntry;
+  overrides: Scope[];
+}
+export interface HostConfig {
+  servers: ServerConfig[];
+  problems: string[];
+  notes: string[];
+}
 /** The folders to read. Without `home`, the user and local scopes are not read at all. */
-export interface Folders { project: string; home?: string }
+export interface Folders {
+  project: string;
+  home?: string;
+}
 
 const RANK: Scope[] = ["local", "project", "user"]; // highest first
 type Json = Record<string, unknown>;
 /** Whether a JSON value is an object: not null, not an array. */
-const isObject = (value: unknown): value is Json => value !== null && typeof value === "object" && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  value !== null && typeof value === "object" && !Array.isArray(value);
 
 //#region read-scopes
 type Found = { scope: Scope; file: string; servers: Json };
@@ -50,7 +71,8 @@ function readScopes({ project, home }: Folders, problems: string[]): Found[] {
     add("user", file, serverMap(json, file, "", problems));
     const key = realpathSync(project); // local entries sit under the project's real path, the key Claude Code writes
     const projects = isObject(json) && isObject(json.projects) ? json.projects : {};
-    if (Object.hasOwn(projects, key)) add("local", file, serverMap(projects[key], file, `projects[${JSON.stringify(key)}].`, problems));
+    if (Object.hasOwn(projects, key))
+      add("local", file, serverMap(projects[key], file, `projects[${JSON.stringify(key)}].`, problems));
   }
   const file = path.join(project, ".mcp.json");
   const json = readJson(file, problems);
@@ -65,19 +87,26 @@ function readScopes({ project, home }: Folders, problems: string[]): Found[] {
 //#region expand
 /** A reason to skip one server, and the field it lies in. */
 class FieldError extends Error {
-  constructor(readonly field: string, message: string) { super(message); }
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 // ${NAME} and ${NAME:-default}; as in a POSIX shell, the default also replaces a variable set to "".
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 // Own properties only: every object has a `constructor` and a `toString`, and neither is a variable.
-const valueIn = (env: NodeJS.ProcessEnv, name: string) => (Object.hasOwn(env, name) && env[name] !== "" ? env[name] : undefined);
+const valueIn = (env: NodeJS.ProcessEnv, name: string) =>
+  Object.hasOwn(env, name) && env[name] !== "" ? env[name] : undefined;
 const OPENS_VARIABLE = /\$\{/; // in a default: ${B:-${C}} is not read as nested
 
 function expand(text: string, field: string, env: NodeJS.ProcessEnv): string {
   return text.replace(VARIABLE, (_, name: string, fallback: string | undefined) => {
-    if (fallback !== undefined && OPENS_VARIABLE.test(fallback)) throw new FieldError(field, `the default of \${${name}} holds a \${...}: defaults are plain text`);
+    if (fallback !== undefined && OPENS_VARIABLE.test(fallback))
+      throw new FieldError(field, `the default of \${${name}} holds a \${...}: defaults are plain text`);
     const value = valueIn(env, name);
     if (value !== undefined) return value;
     if (fallback !== undefined) return fallback;
@@ -87,12 +116,15 @@ function expand(text: string, field: string, env: NodeJS.ProcessEnv): string {
 
 /** `text` as it may be printed: each value the environment gives left as ${NAME}, each default written out. */
 const shown = (text: string, env: NodeJS.ProcessEnv) =>
-  text.replace(VARIABLE, (_, name: string, fallback = "") => (valueIn(env, name) === undefined ? fallback : `\${${name}}`));
+  text.replace(VARIABLE, (_, name: string, fallback = "") =>
+    valueIn(env, name) === undefined ? fallback : `\${${name}}`,
+  );
 //#endregion
 
 //#region check-entry
 function text(raw: Json, field: string, env: NodeJS.ProcessEnv): string {
-  if (typeof raw[field] !== "string") throw new FieldError(field, raw[field] === undefined ? "missing" : "expected a string");
+  if (typeof raw[field] !== "string")
+    throw new FieldError(field, raw[field] === undefined ? "missing" : "expected a string");
   return expand(raw[field], field, env);
 }
 
@@ -108,10 +140,12 @@ function strings(raw: Json, field: string, env: NodeJS.ProcessEnv): string[] {
 function stringMap(raw: Json, field: string, env: NodeJS.ProcessEnv): Record<string, string> {
   const value = raw[field] ?? {};
   if (!isObject(value)) throw new FieldError(field, "expected an object of strings");
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => {
-    if (typeof item !== "string") throw new FieldError(`${field}.${key}`, "expected a string");
-    return [key, expand(item, `${field}.${key}`, env)];
-  }));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, item]) => {
+      if (typeof item !== "string") throw new FieldError(`${field}.${key}`, "expected a string");
+      return [key, expand(item, `${field}.${key}`, env)];
+    }),
+  );
 }
 
 /** One server entry, checked and its ${VAR}s expanded; throws a FieldError naming what is wrong. */
@@ -119,14 +153,24 @@ function checkEntry(raw: unknown, project: string, env: NodeJS.ProcessEnv): Stdi
   if (!isObject(raw)) throw new FieldError("entry", "expected an object");
   const type = raw.type ?? "stdio";
   // raw.url is a string once text() has checked it; a refusal quotes it as shown.
-  if (type === "http") return { type, url: checkUrl(text(raw, "url", env), shown(raw.url as string, env)), headers: stringMap(raw, "headers", env), shown: shown(raw.url as string, env) };
-  if (type === "sse") throw new FieldError("type", '"sse" is the older HTTP+SSE transport, not supported here; use "http"');
-  if (type !== "stdio") throw new FieldError("type", `unknown type ${JSON.stringify(type)} (expected "stdio" or "http")`);
-  if (raw.command === undefined && raw.url !== undefined) throw new FieldError("command", 'missing (a remote server needs "type": "http")');
+  if (type === "http")
+    return {
+      type,
+      url: checkUrl(text(raw, "url", env), shown(raw.url as string, env)),
+      headers: stringMap(raw, "headers", env),
+      shown: shown(raw.url as string, env),
+    };
+  if (type === "sse")
+    throw new FieldError("type", '"sse" is the older HTTP+SSE transport, not supported here; use "http"');
+  if (type !== "stdio")
+    throw new FieldError("type", `unknown type ${JSON.stringify(type)} (expected "stdio" or "http")`);
+  if (raw.command === undefined && raw.url !== undefined)
+    throw new FieldError("command", 'missing (a remote server needs "type": "http")');
   const command = text(raw, "command", env);
   if (command === "") throw new FieldError("command", "empty");
   const args = strings(raw, "args", env);
-  const line = [raw.command as string, ...((raw.args ?? []) as string[])].map((part) => shown(part, env)).join(" "); // args are checked
+  // args are checked
+  const line = [raw.command as string, ...((raw.args ?? []) as string[])].map((part) => shown(part, env)).join(" ");
   const entry: StdioEntry = { type, command, args, env: stringMap(raw, "env", env), shown: line };
   if (raw.cwd === undefined) return entry;
   if (typeof raw.cwd !== "string") throw new FieldError("cwd", "expected a string");
@@ -135,21 +179,37 @@ function checkEntry(raw: unknown, project: string, env: NodeJS.ProcessEnv): Stdi
 
 /** `url`, if it is http or https; a refusal quotes it as `shownUrl`, without the values from the environment. */
 function checkUrl(url: string, shownUrl: string): string {
-  if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : "")) throw new FieldError("url", `not an http or https URL: ${shownUrl}`);
+  if (!/^https?:$/.test(URL.canParse(url) ? new URL(url).protocol : ""))
+    throw new FieldError("url", `not an http or https URL: ${shownUrl}`);
   return url;
 }
 //#endregion
 
 //#region load
-// Claude Code keeps permissions and environment in settings.json; older tutorials put mcpServers there, where no host reads them.
+// Claude Code keeps permissions and environment in settings.json; older tutorials put mcpServers there, where no host
+// reads them.
 function settingsNotes({ project, home }: Folders): string[] {
-  const files = [path.join(project, ".claude", "settings.json"), ...(home === undefined ? [] : [path.join(home, ".claude", "settings.json")])];
+  const files = [
+    path.join(project, ".claude", "settings.json"),
+    ...(home === undefined ? [] : [path.join(home, ".claude", "settings.json")]),
+  ];
   return files
     .filter((file) => serverMap(readJson(file, []), file, "", []) !== undefined)
-    .map((file) => `${file} lists mcpServers, but Claude Code does not read servers from settings files: move them to .mcp.json or ~/.claude.json`);
+    .map(
+      (file) =>
+        `${file} lists mcpServers, but Claude Code does not read servers ` +
+        `from settings files: move them to .mcp.json or ~/.claude.json`,
+    );
 }
 
-function checked(name: string, raw: unknown, found: Found, folders: Folders, env: NodeJS.ProcessEnv, problems: string[]) {
+function checked(
+  name: string,
+  raw: unknown,
+  found: Found,
+  folders: Folders,
+  env: NodeJS.ProcessEnv,
+  problems: string[],
+) {
   try {
     return { name, scope: found.scope, file: found.file, entry: checkEntry(raw, folders.project, env), overrides: [] };
   } catch (error) {

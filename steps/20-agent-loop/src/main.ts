@@ -20,9 +20,14 @@ const [project, sandbox] = [path.join(root, "project"), path.join(root, "sandbox
 mkdirSync(project);
 mkdirSync(sandbox);
 const server = roleProgram("hand-written server");
-writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({
-  mcpServers: { demo: { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), server, sandbox] } },
-}));
+writeFileSync(
+  path.join(project, ".mcp.json"),
+  JSON.stringify({
+    mcpServers: {
+      demo: { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), server, sandbox] },
+    },
+  }),
+);
 
 //#region demo
 const scenario = fileURLToPath(new URL("./scenarios/add.json", import.meta.url));
@@ -51,8 +56,7 @@ const agent = new Agent(client, manager, {
     speaking = true;
   },
   onToolCall: ({ name, input }) => say(`host:  calls ${name} ${JSON.stringify(input)}`),
-  onToolResult: ({ content, is_error }) =>
-    say(`host:  ${is_error ? "error" : "result"} ${JSON.stringify(content)}`),
+  onToolResult: ({ content, is_error }) => say(`host:  ${is_error ? "error" : "result"} ${JSON.stringify(content)}`),
 });
 
 const prompt = "Use the add tool to compute 17 + 25.";
@@ -63,14 +67,19 @@ try {
   say(`(the model ended with stop_reason "${message.stop_reason}" after ${rounds} requests)`);
 } catch (error) {
   // An API error carries the server's own explanation in its body: show that, not the raw JSON.
-  const body = error instanceof Anthropic.APIError ? (error.error as { error?: { message?: string } } | undefined) : undefined;
+  const body =
+    error instanceof Anthropic.APIError ? (error.error as { error?: { message?: string } } | undefined) : undefined;
   say(`agent: ${body?.error?.message ?? (error as Error).message}`);
   process.exitCode = 1;
 } finally {
   const groups = manager.processGroups();
   await Promise.all([manager.closeAll(), model.close()]);
   const left = await leftInGroups(groups);
-  say(left.length === 0 ? "every server closed, no process left" : `${left.length} processes are left: ${left.join(", ")}`);
+  say(
+    left.length === 0
+      ? "every server closed, no process left"
+      : `${left.length} processes are left: ${left.join(", ")}`,
+  );
 }
 const played = model.failures.length === 0 && model.playedAll();
 say(`scripted model: ${model.played()}${played ? ", every request as the script expects" : ""}`);

@@ -1,21 +1,30 @@
 // Every tool call needs the user's approval, as the MCP specification asks of hosts. A call whose server and tool match
-// an --allow pattern runs; any other is put to the user as y/n when there is a terminal, and refused when there is none.
+// an --allow pattern runs; any other is put to the user as y/n when there is a terminal, and refused when there is
+// none.
 import { createInterface } from "node:readline/promises";
 import type { Route } from "./names.ts";
 import { printable } from "./printable.ts";
 
-export interface Verdict { allowed: boolean; why: string }
+export interface Verdict {
+  allowed: boolean;
+  why: string;
+}
 export type Approve = (route: Route, input: unknown) => Promise<Verdict>;
 export type Ask = (question: string) => Promise<string>;
 
 /** A glob over tool names: `*` stands for any characters, `?` for one, everything else for itself. */
 export function globToRegExp(glob: string): RegExp {
-  const pattern = [...glob].map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/g, "\\$&"))).join("");
+  const pattern = [...glob]
+    .map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\]/g, "\\$&")))
+    .join("");
   return new RegExp(`^${pattern}$`);
 }
 
-/** Whether `glob` allows the tool a name routes to: `*` allows every tool, `mcp__<server>__<tool>` (globs each, `*`
- * never reaching across the `__` between them) the tools of the servers it names, whatever their names were made into. */
+/**
+ * Whether `glob` allows the tool a name routes to: `*` allows every tool, `mcp__<server>__<tool>` (globs each, `*`
+ * never reaching across the `__` between them) the tools of the servers it names, whatever their names were made
+ * into.
+ */
 export function allows(glob: string, { name, server, tool }: Route): boolean {
   if (glob === "*" || glob === name) return true;
   const rest = glob.startsWith("mcp__") ? glob.slice("mcp__".length) : "";
@@ -32,10 +41,13 @@ export function approver(allow: string[], ask?: Ask): Approve {
     const { name } = route;
     const match = allow.find((glob) => allows(glob, route));
     if (match) return { allowed: true, why: `allowed by --allow '${match}'` };
-    if (!ask) return { allowed: false, why: `${name} is not in the allow list (--allow), and there is no terminal to ask` };
+    if (!ask)
+      return { allowed: false, why: `${name} is not in the allow list (--allow), and there is no terminal to ask` };
     // The question goes to the terminal as it is, not through the host's printer: make it printable here.
     const answer = (await ask(printable(`allow ${name} ${JSON.stringify(input)}? [y/N] `))).trim().toLowerCase();
-    return ["y", "yes"].includes(answer) ? { allowed: true, why: "approved by the user" } : { allowed: false, why: "refused by the user" };
+    return ["y", "yes"].includes(answer)
+      ? { allowed: true, why: "approved by the user" }
+      : { allowed: false, why: "refused by the user" };
   };
 }
 

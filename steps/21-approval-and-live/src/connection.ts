@@ -15,9 +15,11 @@ export function exitReport(transport: ServerTransport, exit = transport.exitReas
 
 /** Why a request to the server failed: a timeout, the server's exit, or the error itself. */
 export async function why(transport: ServerTransport, error: unknown, timeoutMs: number): Promise<string> {
-  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return `no answer within ${timeoutMs} ms`;
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+    return `no answer within ${timeoutMs} ms`;
   const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
-  if (!closed && transport.exitReason === undefined) return (error as Error).message; // the server answered with an error
+  // the server answered with an error
+  if (!closed && transport.exitReason === undefined) return (error as Error).message;
   const exit = await upTo(transport.exited, 500); // the pipe may close a moment before the exit is seen
   return exitReport(transport, exit ?? (error as Error).message);
 }
@@ -29,11 +31,14 @@ export async function listTools(client: Client, timeoutMs: number): Promise<Tool
 }
 
 //#region connect
-/** The handshake and the first tools/list; rejects with one sentence. `onListChanged` is set before anything can arrive. */
+/**
+ * The handshake and the first tools/list; rejects with one sentence. `onListChanged` is set before anything can arrive.
+ */
 export async function connect(transport: ServerTransport, timeoutMs: number, onListChanged: (client: Client) => void) {
   const client = new Client({ name: "learn-mcp-manager", version: "0.1.0" });
   client.setNotificationHandler("notifications/tools/list_changed", () => onListChanged(client));
-  client.onerror = (error) => transport.log(`[${printable(transport.name)}] ${printable(error.message)}`); // e.g. a message of the wrong shape
+  // e.g. a message of the wrong shape
+  client.onerror = (error) => transport.log(`[${printable(transport.name)}] ${printable(error.message)}`);
   let step = "the handshake";
   try {
     await client.connect(transport, { timeout: timeoutMs });

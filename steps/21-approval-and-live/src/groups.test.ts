@@ -32,8 +32,12 @@ test("a process on its way out is waited for, one that stays is named once the w
 test("a zombie has exited, and does not count", async () => {
   // sh becomes `sleep 60` through exec; sleep never collects its children, so `sleep 0.2` stays a zombie once it ends.
   const leader = group("sleep 0.2 & exec sleep 60");
-  const zombies = () => execFileSync("ps", ["-A", "-o", "pgid=", "-o", "stat="], { encoding: "utf8" }).split("\n").filter((row) => new RegExp(`^${leader}\\s+Z`).test(row.trim()));
-  for (let tries = 0; tries < 100 && zombies().length === 0; tries++) await new Promise((resolve) => setTimeout(resolve, 50));
+  const zombies = () =>
+    execFileSync("ps", ["-A", "-o", "pgid=", "-o", "stat="], { encoding: "utf8" })
+      .split("\n")
+      .filter((row) => new RegExp(`^${leader}\\s+Z`).test(row.trim()));
+  for (let tries = 0; tries < 100 && zombies().length === 0; tries++)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   expect(zombies()).toHaveLength(1);
   expect(await leftInGroups([leader], 0)).toEqual([leader]);
 });

@@ -12,7 +12,8 @@ export function liveEnv(envFile: string, env: NodeJS.ProcessEnv = process.env): 
   const merged = { ...env };
   for (const name of LIVE_SETTINGS) if (merged[name] === undefined && fromFile[name]) merged[name] = fromFile[name];
   if (!merged.ANTHROPIC_API_KEY) {
-    const why = merged.ANTHROPIC_API_KEY === "" ? "is set but empty in your environment, which wins over .env" : "is not set";
+    const why =
+      merged.ANTHROPIC_API_KEY === "" ? "is set but empty in your environment, which wins over .env" : "is not set";
     throw new Error(
       [
         `--live needs an API key, and ANTHROPIC_API_KEY ${why}. Nothing was sent. Either:`,

@@ -20,14 +20,23 @@ const [project, sandbox] = [path.join(root, "project"), path.join(root, "sandbox
 mkdirSync(project);
 mkdirSync(sandbox);
 const server = roleProgram("hand-written server");
-writeFileSync(path.join(project, ".mcp.json"), JSON.stringify({
-  mcpServers: { demo: { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), server, sandbox] } },
-}));
+writeFileSync(
+  path.join(project, ".mcp.json"),
+  JSON.stringify({
+    mcpServers: {
+      demo: { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), server, sandbox] },
+    },
+  }),
+);
 
 /** Runs ask.ts on the demo project; resolves with its exit status. */
 function ask(args: string[], env: NodeJS.ProcessEnv, stdin: "inherit" | "ignore"): Promise<number> {
   const program = fileURLToPath(new URL("./ask.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--project", project, ...args], { env, stdio: [stdin, "inherit", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    ["--import", import.meta.resolve("tsx"), program, "--project", project, ...args],
+    { env, stdio: [stdin, "inherit", "inherit"] },
+  );
   return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }
 
@@ -49,14 +58,26 @@ if (process.argv.includes("--live")) {
 //#region scripted
 /** Plays one scenario: ask.ts against the scripted model, which must see exactly the requests it expects. */
 async function play(scenario: string, allow: string, prompt: string): Promise<void> {
-  const model = await startScriptedModel(loadScenario(fileURLToPath(new URL(`./scenarios/${scenario}`, import.meta.url))));
-  console.log(`$ ask.ts --project <demo>/project --allow '${allow}' '${prompt}'    (stdin is not a terminal; model: ${scenario})`);
+  const model = await startScriptedModel(
+    loadScenario(fileURLToPath(new URL(`./scenarios/${scenario}`, import.meta.url))),
+  );
+  console.log(
+    `$ ask.ts --project <demo>/project --allow '${allow}' '${prompt}'    (stdin is not a terminal; model: ${scenario})`,
+  );
   // The key is a placeholder: the stand-in only checks that one is sent.
-  const env = { ...process.env, ANTHROPIC_API_KEY: "scripted-model-takes-any-key", ANTHROPIC_BASE_URL: model.url, ANTHROPIC_MODEL: "" };
+  const env = {
+    ...process.env,
+    ANTHROPIC_API_KEY: "scripted-model-takes-any-key",
+    ANTHROPIC_BASE_URL: model.url,
+    ANTHROPIC_MODEL: "",
+  };
   const status = await ask(["--allow", allow, prompt], env, "ignore");
   await model.close();
   const played = status === 0 && model.failures.length === 0 && model.playedAll();
-  console.log(`exit status ${status}; scripted model: ${model.played()}${played ? ", every request as the script expects" : ""}\n`);
+  console.log(
+    `exit status ${status}; scripted model: ` +
+      `${model.played()}${played ? ", every request as the script expects" : ""}\n`,
+  );
   if (!played) process.exitCode = 1;
 }
 

@@ -1,6 +1,11 @@
 // The host's side of every configured server: each started over its own transport, its tools offered under one
 // qualified name each, a dead server restarted on its next use, and closeAll() leaving no process behind.
-import { DEFAULT_REQUEST_TIMEOUT_MSEC, type CallToolResult, type Client, type Tool } from "@modelcontextprotocol/client";
+import {
+  DEFAULT_REQUEST_TIMEOUT_MSEC,
+  type CallToolResult,
+  type Client,
+  type Tool,
+} from "@modelcontextprotocol/client";
 import type { ServerConfig } from "./config.ts";
 import { connect, exitReport, listTools, STDERR_QUOTED, why } from "./connection.ts";
 import { routeTable, type Route } from "./names.ts";
@@ -15,7 +20,12 @@ export const RESTART_WINDOW_MS = 60_000;
  * call to one of its tools starts it again. failed: it did not start, or died again within 60 s of a restart; only
  * reconnect(name) tries again. unsupported: a remote entry. closed: closeAll() ended it. */
 export type State = "connecting" | "ready" | "exited" | "failed" | "unsupported" | "closed";
-export interface ServerStatus { name: string; state: State; tools: number; lastError?: string }
+export interface ServerStatus {
+  name: string;
+  state: State;
+  tools: number;
+  lastError?: string;
+}
 export interface ManagerOptions {
   timeoutMs?: number; // for the handshake and for each tools/list
   now?: () => number; // the clock of the 60 s rule
@@ -25,15 +35,25 @@ export interface ManagerOptions {
 }
 
 interface Server {
-  config: ServerConfig; state: State; tools: Tool[]; lastError?: string;
-  client?: Client; transport?: ServerTransport; starting?: Promise<void>; restartedAt?: number;
-  listing?: Promise<void>; listAgain?: boolean; // a tools/list after list_changed, and whether another came since
+  config: ServerConfig;
+  state: State;
+  tools: Tool[];
+  lastError?: string;
+  client?: Client;
+  transport?: ServerTransport;
+  starting?: Promise<void>;
+  restartedAt?: number;
+  listing?: Promise<void>;
+  listAgain?: boolean; // a tools/list after list_changed, and whether another came since
 }
 
 /** A failed call: `message` is for the user and may quote the server's stderr; `forModel` never does, since what a
  * server writes to its terminal (paths, keys, a stack trace) is not for a model to read. */
 export class CallError extends Error {
-  constructor(message: string, readonly forModel: string) {
+  constructor(
+    message: string,
+    readonly forModel: string,
+  ) {
     super(message);
   }
 }
@@ -49,12 +69,20 @@ export class McpManager {
   #now: () => number;
 
   /** One server for each configuration, none started yet. */
-  constructor(configs: ServerConfig[], readonly options: ManagerOptions = {}) {
+  constructor(
+    configs: ServerConfig[],
+    readonly options: ManagerOptions = {},
+  ) {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#now = options.now ?? Date.now;
     for (const config of configs) {
       const remote = config.entry.type === "http";
-      this.#servers.set(config.name, { config, tools: [], state: remote ? "unsupported" : "connecting", lastError: remote ? "remote (http) servers are not supported yet" : undefined });
+      this.#servers.set(config.name, {
+        config,
+        tools: [],
+        state: remote ? "unsupported" : "connecting",
+        lastError: remote ? "remote (http) servers are not supported yet" : undefined,
+      });
     }
   }
 
@@ -63,7 +91,11 @@ export class McpManager {
   async connectAll(): Promise<void> {
     // Names are given once all have listed their tools, so colliding names go in server order, not in start order.
     this.#holdNames = true;
-    await Promise.all([...this.#servers.values()].filter((server) => server.state !== "unsupported").map((server) => this.#start(server)));
+    await Promise.all(
+      [...this.#servers.values()]
+        .filter((server) => server.state !== "unsupported")
+        .map((server) => this.#start(server)),
+    );
     this.#holdNames = false;
     this.#reroute();
   }
@@ -84,7 +116,8 @@ export class McpManager {
       Object.assign(server, { state: "ready", client, tools, lastError: undefined });
     } catch (error) {
       this.#stop(transport);
-      if (server.transport === transport) Object.assign(server, { state: "failed", tools: [], lastError: (error as Error).message });
+      if (server.transport === transport)
+        Object.assign(server, { state: "failed", tools: [], lastError: (error as Error).message });
       return;
     }
     this.#reroute();
@@ -119,10 +152,16 @@ export class McpManager {
   #reroute(): void {
     if (this.#holdNames) return;
     const warn = (line: string) => (this.options.warn ?? console.error)(`warning: ${printable(line)}`);
-    this.#routes = routeTable([...this.#servers.values()].map(({ config, tools }) => ({ name: config.name, tools })), warn, this.#names);
+    this.#routes = routeTable(
+      [...this.#servers.values()].map(({ config, tools }) => ({ name: config.name, tools })),
+      warn,
+      this.#names,
+    );
   }
 
-  /** Every tool's route: its qualified name, its server and its own name there, for a user who names tools by server. */
+  /**
+   * Every tool's route: its qualified name, its server and its own name there, for a user who names tools by server.
+   */
   routes(): Route[] {
     return [...this.#routes.values()].map(({ name, server, tool }) => ({ name, server, tool }));
   }
@@ -139,11 +178,17 @@ export class McpManager {
   route(name: string): Route {
     const route = this.#routes.get(name);
     if (route !== undefined) return { name, server: route.server, tool: route.tool };
-    const down = this.status().filter((server) => server.state === "failed").map((server) => server.name);
-    throw new Error(`unknown tool "${name}": no server offers it${down.length > 0 ? ` (failed: ${down.join(", ")})` : ""}`);
+    const down = this.status()
+      .filter((server) => server.state === "failed")
+      .map((server) => server.name);
+    throw new Error(
+      `unknown tool "${name}": no server offers it${down.length > 0 ? ` (failed: ${down.join(", ")})` : ""}`,
+    );
   }
 
-  /** Calls a tool by its qualified name. Rejects with one precise sentence for an unknown tool or a server that failed. */
+  /**
+   * Calls a tool by its qualified name. Rejects with one precise sentence for an unknown tool or a server that failed.
+   */
   async callTool(name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> {
     const route = this.route(name);
     const server = this.#servers.get(route.server)!;
@@ -152,19 +197,30 @@ export class McpManager {
       await this.#start(server); // restart on next use; the 60 s rule starts counting here
     } else if (server.state === "connecting") await server.starting;
     const { client, transport } = server;
-    if (server.state !== "ready" || !client || !transport) throw this.#failure(server, `server "${route.server}" is ${server.state}${server.lastError ? `: ${server.lastError}` : ""}`);
+    if (server.state !== "ready" || !client || !transport)
+      throw this.#failure(
+        server,
+        `server "${route.server}" is ${server.state}${server.lastError ? `: ${server.lastError}` : ""}`,
+      );
     try {
       return (await client.callTool({ name: route.tool, arguments: args })) as CallToolResult;
     } catch (error) {
       // A call may run long: it has the SDK's own bound (60 s), not the handshake's.
-      throw this.#failure(server, `tools/call "${route.tool}" on server "${route.server}" failed: ${await why(transport, error, DEFAULT_REQUEST_TIMEOUT_MSEC)}`);
+      throw this.#failure(
+        server,
+        `tools/call "${route.tool}" on server "${route.server}" failed: ` +
+          `${await why(transport, error, DEFAULT_REQUEST_TIMEOUT_MSEC)}`,
+      );
     }
   }
 
   #failure(server: Server, message: string): CallError {
     // A report made when fewer lines had come may quote some: any report with the server's stderr in it counts.
     const quoted = (server.transport?.stderrTail.length ?? 0) > 0 && message.includes(STDERR_QUOTED);
-    return new CallError(message, quoted ? `the server "${server.config.name}" stopped; its output is on the user's terminal` : message);
+    return new CallError(
+      message,
+      quoted ? `the server "${server.config.name}" stopped; its output is on the user's terminal` : message,
+    );
   }
 
   /** Records that a server's transport ended without being asked to. */
@@ -172,7 +228,10 @@ export class McpManager {
     if (server.transport !== transport || server.state === "closed") return; // one we ended ourselves
     const again = server.restartedAt !== undefined && this.#now() - server.restartedAt < RESTART_WINDOW_MS;
     const reason = exitReport(transport);
-    Object.assign(server, { state: again ? "failed" : "exited", lastError: again ? `${reason} (again, within 60 s of its restart)` : reason });
+    Object.assign(server, {
+      state: again ? "failed" : "exited",
+      lastError: again ? `${reason} (again, within 60 s of its restart)` : reason,
+    });
   }
   //#endregion
 
@@ -203,7 +262,12 @@ export class McpManager {
     await Promise.all(this.#stopping);
   }
 
-  #status = ({ config, state, tools, lastError }: Server): ServerStatus => ({ name: config.name, state, tools: tools.length, ...(lastError ? { lastError } : {}) });
+  #status = ({ config, state, tools, lastError }: Server): ServerStatus => ({
+    name: config.name,
+    state,
+    tools: tools.length,
+    ...(lastError ? { lastError } : {}),
+  });
 
   /** The process group of every server started so far, for checks that nothing is left. */
   processGroups(): number[] {

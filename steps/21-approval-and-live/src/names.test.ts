@@ -20,7 +20,12 @@ describe("assignNames", () => {
   test("gives colliding names _2, _3 in server then tool order, and warns once per renamed tool", () => {
     const warnings: string[] = [];
     const routes = assignNames(
-      [{ server: "b", tool: "x.y" }, { server: "a", tool: "x y" }, { server: "a", tool: "x_y" }, { server: "c", tool: "z" }],
+      [
+        { server: "b", tool: "x.y" },
+        { server: "a", tool: "x y" },
+        { server: "a", tool: "x_y" },
+        { server: "c", tool: "z" },
+      ],
       (line) => warnings.push(line),
     );
     expect(routes).toEqual([
@@ -34,7 +39,10 @@ describe("assignNames", () => {
 
   test("a server or tool name containing __ collides only where the whole names match, and each keeps its own route", () => {
     // "a__b" + "c" and "a" + "b__c" both read mcp__a__b__c: splitting on "__" could not tell them apart.
-    const routes = assignNames([{ server: "a__b", tool: "c" }, { server: "a", tool: "b__c" }]);
+    const routes = assignNames([
+      { server: "a__b", tool: "c" },
+      { server: "a", tool: "b__c" },
+    ]);
     expect(routes).toEqual([
       { name: "mcp__a__b__c", server: "a", tool: "b__c" },
       { name: "mcp__a__b__c_2", server: "a__b", tool: "c" },
@@ -44,12 +52,20 @@ describe("assignNames", () => {
   test("a suffix still fits in 64 characters, and the suffixed names stay unique", () => {
     const long = "t".repeat(80);
     const routes = assignNames([1, 2, 3].map((i) => ({ server: "s", tool: `${long}${i}` })));
-    expect(routes.map((route) => route.name)).toEqual([`mcp__s__${"t".repeat(56)}`, `mcp__s__${"t".repeat(54)}_2`, `mcp__s__${"t".repeat(54)}_3`]);
+    expect(routes.map((route) => route.name)).toEqual([
+      `mcp__s__${"t".repeat(56)}`,
+      `mcp__s__${"t".repeat(54)}_2`,
+      `mcp__s__${"t".repeat(54)}_3`,
+    ]);
     expect(routes.every((route) => route.name.length <= 64)).toBe(true);
   });
 
   test("a suffixed name that another tool already has moves on to the next number", () => {
-    const routes = assignNames([{ server: "s", tool: "a.b" }, { server: "s", tool: "a_b" }, { server: "s", tool: "a_b_2" }]);
+    const routes = assignNames([
+      { server: "s", tool: "a.b" },
+      { server: "s", tool: "a_b" },
+      { server: "s", tool: "a_b_2" },
+    ]);
     expect(routes.map((route) => route.name)).toEqual(["mcp__s__a_b", "mcp__s__a_b_2", "mcp__s__a_b_2_2"]);
   });
 });
@@ -60,20 +76,46 @@ test("routeTable leads each qualified name back to its server, the tool's origin
     { name: "a", tools: [{ name: "b__c", description: "b__c of a" }] },
   ]);
   expect(Object.fromEntries(table)).toEqual({
-    mcp__a__b__c: { name: "mcp__a__b__c", server: "a", tool: "b__c", definition: { name: "b__c", description: "b__c of a" } },
-    mcp__a__b__c_2: { name: "mcp__a__b__c_2", server: "a__b", tool: "c", definition: { name: "c", description: "c of a__b" } },
+    mcp__a__b__c: {
+      name: "mcp__a__b__c",
+      server: "a",
+      tool: "b__c",
+      definition: { name: "b__c", description: "b__c of a" },
+    },
+    mcp__a__b__c_2: {
+      name: "mcp__a__b__c_2",
+      server: "a__b",
+      tool: "c",
+      definition: { name: "c", description: "c of a__b" },
+    },
   });
 });
 
 test("a name once given stays with its tool: a newcomer that sorts first gets the next number, and a freed name is not reused", () => {
   const given = new Map<string, string>();
   const warnings: string[] = [];
-  const names = (tools: { server: string; tool: string }[]) => assignNames(tools, (line) => warnings.push(line), given).map((route) => `${route.name} ${route.server}`);
+  const names = (tools: { server: string; tool: string }[]) =>
+    assignNames(tools, (line) => warnings.push(line), given).map((route) => `${route.name} ${route.server}`);
   expect(names([{ server: "v_x", tool: "t" }])).toEqual(["mcp__v_x__t v_x"]);
   // "v.x" sorts before "v_x": given from scratch, it would take mcp__v_x__t and push v_x to _2.
-  expect(names([{ server: "v.x", tool: "t" }, { server: "v_x", tool: "t" }])).toEqual(["mcp__v_x__t_2 v.x", "mcp__v_x__t v_x"]);
+  expect(
+    names([
+      { server: "v.x", tool: "t" },
+      { server: "v_x", tool: "t" },
+    ]),
+  ).toEqual(["mcp__v_x__t_2 v.x", "mcp__v_x__t v_x"]);
   expect(warnings).toEqual(['tool "t" of server "v.x" is offered as mcp__v_x__t_2: mcp__v_x__t is taken']);
   // v_x's tool goes; its name stays taken, so a later tool of another server cannot reach it.
-  expect(names([{ server: "v.x", tool: "t" }, { server: "v-x", tool: "t" }])).toEqual(["mcp__v-x__t v-x", "mcp__v_x__t_2 v.x"]);
-  expect(names([{ server: "v.x", tool: "t" }, { server: "v x", tool: "t" }])).toEqual(["mcp__v_x__t_3 v x", "mcp__v_x__t_2 v.x"]);
+  expect(
+    names([
+      { server: "v.x", tool: "t" },
+      { server: "v-x", tool: "t" },
+    ]),
+  ).toEqual(["mcp__v-x__t v-x", "mcp__v_x__t_2 v.x"]);
+  expect(
+    names([
+      { server: "v.x", tool: "t" },
+      { server: "v x", tool: "t" },
+    ]),
+  ).toEqual(["mcp__v_x__t_3 v x", "mcp__v_x__t_2 v.x"]);
 });

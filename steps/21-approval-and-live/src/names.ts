@@ -2,7 +2,11 @@
 // A name is only a label: calls are routed through the table built here, never by splitting a name on "__".
 export const MAX_NAME_LENGTH = 64;
 
-export interface Route { name: string; server: string; tool: string }
+export interface Route {
+  name: string;
+  server: string;
+  tool: string;
+}
 
 //#region qualify
 /** `mcp__<server>__<tool>`, with every other character turned into `_`, cut to 64 characters. */
@@ -16,7 +20,11 @@ const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** One unique name per tool. Names that collide are all kept: in server then tool order, later ones get _2, _3, …
  * A name once given stays with its tool (`given` remembers it, server and tool → name): a tool listed later never
  * takes a name given out before, even one whose tool is gone, so a name cannot move to another server. */
-export function assignNames(tools: { server: string; tool: string }[], warn: (line: string) => void = () => {}, given = new Map<string, string>()): Route[] {
+export function assignNames(
+  tools: { server: string; tool: string }[],
+  warn: (line: string) => void = () => {},
+  given = new Map<string, string>(),
+): Route[] {
   const sorted = [...tools].sort((a, b) => byCodeUnit(a.server, b.server) || byCodeUnit(a.tool, b.tool));
   const taken = new Set(given.values());
   return sorted.map(({ server, tool }) => {
@@ -33,9 +41,20 @@ export function assignNames(tools: { server: string; tool: string }[], warn: (li
 }
 
 /** Qualified name → the server, the tool's original name and its definition, for every tool of `servers`. */
-export function routeTable<T extends { name: string }>(servers: { name: string; tools: T[] }[], warn?: (line: string) => void, given?: Map<string, string>) {
-  const listed = servers.flatMap((server) => server.tools.map((definition) => ({ server: server.name, tool: definition.name, definition })));
+export function routeTable<T extends { name: string }>(
+  servers: { name: string; tools: T[] }[],
+  warn?: (line: string) => void,
+  given?: Map<string, string>,
+) {
+  const listed = servers.flatMap((server) =>
+    server.tools.map((definition) => ({ server: server.name, tool: definition.name, definition })),
+  );
   const definitions = new Map(listed.map((item) => [`${item.server}\0${item.tool}`, item.definition]));
-  return new Map(assignNames(listed, warn, given).map((route) => [route.name, { ...route, definition: definitions.get(`${route.server}\0${route.tool}`)! }]));
+  return new Map(
+    assignNames(listed, warn, given).map((route) => [
+      route.name,
+      { ...route, definition: definitions.get(`${route.server}\0${route.tool}`)! },
+    ]),
+  );
 }
 //#endregion

@@ -50,15 +50,29 @@ describe("approver", () => {
   test("an allowed name runs without asking, and names the pattern that allowed it", async () => {
     const asked: string[] = [];
     const approve = approver(["mcp__other__*", "mcp__demo__*"], async (question) => (asked.push(question), "n"));
-    expect(await approve(route("demo", "add"), { a: 1 })).toEqual({ allowed: true, why: "allowed by --allow 'mcp__demo__*'" });
+    expect(await approve(route("demo", "add"), { a: 1 })).toEqual({
+      allowed: true,
+      why: "allowed by --allow 'mcp__demo__*'",
+    });
     expect(asked).toEqual([]);
   });
 
   test("any other name is asked, with its input; only y or yes approves", async () => {
-    for (const [answer, allowed] of [["y", true], [" YES ", true], ["n", false], ["", false], ["yep", false]] as const) {
+    for (const [answer, allowed] of [
+      ["y", true],
+      [" YES ", true],
+      ["n", false],
+      ["", false],
+      ["yep", false],
+    ] as const) {
       const asked: string[] = [];
-      const verdict = await approver(["mcp__demo__add"], async (question) => (asked.push(question), answer))(route("demo", "createFile"), { path: "a" });
-      expect(verdict).toEqual(allowed ? { allowed, why: "approved by the user" } : { allowed, why: "refused by the user" });
+      const verdict = await approver(["mcp__demo__add"], async (question) => (asked.push(question), answer))(
+        route("demo", "createFile"),
+        { path: "a" },
+      );
+      expect(verdict).toEqual(
+        allowed ? { allowed, why: "approved by the user" } : { allowed, why: "refused by the user" },
+      );
       expect(asked).toEqual(['allow mcp__demo__createFile {"path":"a"}? [y/N] ']);
     }
   });

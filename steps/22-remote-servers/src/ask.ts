@@ -23,13 +23,20 @@ function fail(message: string): never {
 
 /** `text` as a whole number from 1 to `max`, or a usage error naming `flag`. */
 function whole(flag: string, text: string, max: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max) fail(`bad ${flag}: ${text} (a whole number, 1 to ${max})`);
+  if (!/^\d+$/.test(text) || Number(text) < 1 || Number(text) > max)
+    fail(`bad ${flag}: ${text} (a whole number, 1 to ${max})`);
   return Number(text);
 }
 
 /** The prompt and the options from the command line, each checked. */
 function options() {
-  const spec = { project: { type: "string" }, home: { type: "string" }, timeout: { type: "string" }, "max-turns": { type: "string" }, allow: { type: "string", multiple: true } } as const;
+  const spec = {
+    project: { type: "string" },
+    home: { type: "string" },
+    timeout: { type: "string" },
+    "max-turns": { type: "string" },
+    allow: { type: "string", multiple: true },
+  } as const;
   let parsed;
   try {
     parsed = parseArgs({ options: spec, allowPositionals: true });
@@ -38,12 +45,28 @@ function options() {
   }
   const { values, positionals } = parsed;
   if (positionals.length !== 1 || positionals[0]!.trim() === "") fail("give one prompt, quoted");
-  const { project = process.cwd(), home, timeout = String(DEFAULT_TIMEOUT_MS), "max-turns": turns = String(DEFAULT_MAX_TURNS), allow = [] } = values;
-  for (const [flag, folder] of [["--project", project], ["--home", home]] as const) {
-    if (folder !== undefined && !(existsSync(folder) && statSync(folder).isDirectory())) fail(`${flag} ${folder} is not a folder`);
+  const {
+    project = process.cwd(),
+    home,
+    timeout = String(DEFAULT_TIMEOUT_MS),
+    "max-turns": turns = String(DEFAULT_MAX_TURNS),
+    allow = [],
+  } = values;
+  for (const [flag, folder] of [
+    ["--project", project],
+    ["--home", home],
+  ] as const) {
+    if (folder !== undefined && !(existsSync(folder) && statSync(folder).isDirectory()))
+      fail(`${flag} ${folder} is not a folder`);
   }
   const timeoutMs = whole("--timeout", timeout, 2 ** 31 - 1);
-  return { folders: { project, home }, timeoutMs, maxTurns: whole("--max-turns", turns, 1000), allow, prompt: positionals[0]! };
+  return {
+    folders: { project, home },
+    timeoutMs,
+    maxTurns: whole("--max-turns", turns, 1000),
+    allow,
+    prompt: positionals[0]!,
+  };
 }
 
 /** An API error carries the server's own explanation in its body; a connection error, its cause. */
@@ -91,7 +114,10 @@ const agent = new Agent(client, manager, {
   },
   // A server that failed offers no tools; say which and why, or the user only sees the model not using them.
   onConnected: () => {
-    for (const { name, state, tools, lastError } of manager.status()) say(`host:  server ${name}: ${state}, ${tools} tool${tools === 1 ? "" : "s"}${lastError ? `; ${lastError}` : ""}`);
+    for (const { name, state, tools, lastError } of manager.status())
+      say(
+        `host:  server ${name}: ${state}, ${tools} tool${tools === 1 ? "" : "s"}${lastError ? `; ${lastError}` : ""}`,
+      );
   },
   onToolCall: ({ name, input }) => say(`host:  ${name} ${JSON.stringify(input)}`),
   onVerdict: ({ allowed, why }) => say(`host:  ${allowed ? "runs it" : "does not run it"}: ${why}`),
@@ -110,6 +136,10 @@ try {
   const groups = manager.processGroups();
   await manager.closeAll();
   const left = await leftInGroups(groups);
-  say(left.length === 0 ? "every server closed, no process left" : `${left.length} processes are left: ${left.join(", ")}`);
+  say(
+    left.length === 0
+      ? "every server closed, no process left"
+      : `${left.length} processes are left: ${left.join(", ")}`,
+  );
 }
 //#endregion

@@ -20,10 +20,12 @@ export function exitReport(transport: AnyTransport, exit = transport.exitReason)
 /** Why a request to the server failed: a timeout, the server's exit, or the error itself. */
 export async function why(transport: AnyTransport, error: unknown, timeoutMs: number): Promise<string> {
   if (transport instanceof RemoteTransport && transport.fault !== undefined) return transport.fault;
-  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) return `no answer within ${timeoutMs} ms`;
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)
+    return `no answer within ${timeoutMs} ms`;
   if (transport instanceof RemoteTransport) return transport.describe(error);
   const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
-  if (!closed && transport.exitReason === undefined) return (error as Error).message; // the server answered with an error
+  // the server answered with an error
+  if (!closed && transport.exitReason === undefined) return (error as Error).message;
   const exit = await upTo(transport.exited, 500); // the pipe may close a moment before the exit is seen
   return exitReport(transport, exit ?? (error as Error).message);
 }
@@ -35,11 +37,14 @@ export async function listTools(client: Client, timeoutMs: number): Promise<Tool
 }
 
 //#region connect
-/** The handshake and the first tools/list; rejects with one sentence. `onListChanged` is set before anything can arrive. */
+/**
+ * The handshake and the first tools/list; rejects with one sentence. `onListChanged` is set before anything can arrive.
+ */
 export async function connect(transport: AnyTransport, timeoutMs: number, onListChanged: (client: Client) => void) {
   const client = new Client({ name: "learn-mcp-manager", version: "0.1.0" });
   client.setNotificationHandler("notifications/tools/list_changed", () => onListChanged(client));
-  client.onerror = (error) => transport.log(`[${printable(transport.name)}] ${printable(error.message)}`); // e.g. a message of the wrong shape
+  // e.g. a message of the wrong shape
+  client.onerror = (error) => transport.log(`[${printable(transport.name)}] ${printable(error.message)}`);
   let step = "the handshake";
   try {
     await client.connect(transport, { timeout: timeoutMs });

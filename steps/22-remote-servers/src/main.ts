@@ -30,8 +30,12 @@ mkdirSync(sandbox);
 const token = randomBytes(16).toString("hex");
 const fixture = fileURLToPath(new URL("./fixtures/remote-server.mjs", import.meta.url));
 const remote = spawn(process.execPath, [fixture, token], { stdio: ["pipe", "ignore", "pipe"] });
-const exitedEarly = once(remote, "exit").then(([code]) => Promise.reject(new Error(`the remote server exited with code ${code}`)));
-const [listening] = (await Promise.race([once(createInterface({ input: remote.stderr }), "line"), exitedEarly])) as [string];
+const exitedEarly = once(remote, "exit").then(([code]) =>
+  Promise.reject(new Error(`the remote server exited with code ${code}`)),
+);
+const [listening] = (await Promise.race([once(createInterface({ input: remote.stderr }), "line"), exitedEarly])) as [
+  string,
+];
 const url = listening.replace("listening on ", "");
 /** Ends the remote server: it exits when its stdin ends. */
 async function stopRemote(): Promise<void> {
@@ -48,7 +52,10 @@ probe.close();
 
 const config = {
   mcpServers: {
-    demo: { command: process.execPath, args: ["--import", import.meta.resolve("tsx"), roleProgram("hand-written server"), sandbox] },
+    demo: {
+      command: process.execPath,
+      args: ["--import", import.meta.resolve("tsx"), roleProgram("hand-written server"), sandbox],
+    },
     remote: { type: "http", url, headers: { Authorization: "Bearer ${REMOTE_TOKEN}" } },
     "stale-token": { type: "http", url, headers: { Authorization: "Bearer an-old-token" } },
     offline: { type: "http", url: offline },
@@ -60,7 +67,11 @@ writeFileSync(path.join(project, ".mcp.json"), JSON.stringify(config, null, 2));
 /** Runs ask.ts on the demo project; resolves with its exit status. */
 function ask(args: string[], env: NodeJS.ProcessEnv, stdin: "inherit" | "ignore"): Promise<number> {
   const program = fileURLToPath(new URL("./ask.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--project", project, ...args], { env, stdio: [stdin, "inherit", "inherit"] });
+  const child = spawn(
+    process.execPath,
+    ["--import", import.meta.resolve("tsx"), program, "--project", project, ...args],
+    { env, stdio: [stdin, "inherit", "inherit"] },
+  );
   return new Promise((resolve) => child.on("exit", (code) => resolve(code ?? 1)));
 }
 
@@ -82,15 +93,30 @@ if (process.argv.includes("--live")) {
 //#endregion
 
 //#region scripted
-console.log(`<demo>/project/.mcp.json:\n${readFileSync(path.join(project, ".mcp.json"), "utf8").replaceAll(root, "<demo>").replace(process.execPath, "node").replace(import.meta.resolve("tsx"), "<tsx>")}\n`);
+console.log(
+  `<demo>/project/.mcp.json:\n${readFileSync(path.join(project, ".mcp.json"), "utf8")
+    .replaceAll(root, "<demo>")
+    .replace(process.execPath, "node")
+    .replace(import.meta.resolve("tsx"), "<tsx>")}\n`,
+);
 const prompt = "Use the remote add tool to compute 17 + 25.";
-const model = await startScriptedModel(loadScenario(fileURLToPath(new URL("./scenarios/remote.json", import.meta.url))));
+const model = await startScriptedModel(
+  loadScenario(fileURLToPath(new URL("./scenarios/remote.json", import.meta.url))),
+);
 console.log(`$ REMOTE_TOKEN=<this run's token> ask.ts --project <demo>/project --allow 'mcp__remote__*' '${prompt}'`);
 // The model's key is a placeholder: the stand-in only checks that one is sent.
-const env = { ...process.env, REMOTE_TOKEN: token, ANTHROPIC_API_KEY: "scripted-model-takes-any-key", ANTHROPIC_BASE_URL: model.url, ANTHROPIC_MODEL: "" };
+const env = {
+  ...process.env,
+  REMOTE_TOKEN: token,
+  ANTHROPIC_API_KEY: "scripted-model-takes-any-key",
+  ANTHROPIC_BASE_URL: model.url,
+  ANTHROPIC_MODEL: "",
+};
 const status = await ask(["--allow", "mcp__remote__*", prompt], env, "ignore");
 await Promise.all([model.close(), stopRemote()]);
 const played = status === 0 && model.failures.length === 0 && model.playedAll();
-console.log(`exit status ${status}; scripted model: ${model.played()}${played ? ", every request as the script expects" : ""}`);
+console.log(
+  `exit status ${status}; scripted model: ${model.played()}${played ? ", every request as the script expects" : ""}`,
+);
 if (!played) process.exitCode = 1;
 //#endregion

@@ -1,11 +1,12 @@
-// A remote server's transport: the SDK's Streamable HTTP client, sent the entry's headers on every request, with
-// what the manager asks of any transport: a name, where to log, how it ended, and why a request failed, in one sentence.
+// A remote server's transport: the SDK's Streamable HTTP client, sent the entry's headers on every request, with what
+// the manager asks of any transport: a name, where to log, how it ended, and why a request failed, in one sentence.
 import { SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { HttpEntry } from "./config.ts";
 
 // A remote server is a peer like any other: what it can make the host hold is bounded, as chapter 18 bounds a line.
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
-const BLANK_LINES = [Buffer.from("\n\n"), Buffer.from("\n\r\n"), Buffer.from("\r\r")]; // where one server-sent event ends
+// where one server-sent event ends
+const BLANK_LINES = [Buffer.from("\n\n"), Buffer.from("\n\r\n"), Buffer.from("\r\r")];
 
 /** fetch, with every response body bounded: a JSON body, or one server-sent event of a stream, up to `max` bytes.
  * Past that the body fails, and `overflow` is told why. */
@@ -22,7 +23,8 @@ export function boundedFetch(overflow: (why: string) => void, max = MAX_MESSAGE_
           const ends = stream ? BLANK_LINES.map((blank) => bytes.indexOf(blank)).filter((at) => at !== -1) : [];
           // The event under way ends at the chunk's first blank line, and the last one starts the next event.
           const first = ends.length > 0 ? Math.min(...ends) : bytes.length;
-          const after = ends.length > 0 ? bytes.length - Math.max(...BLANK_LINES.map((blank) => bytes.lastIndexOf(blank))) : 0;
+          const after =
+            ends.length > 0 ? bytes.length - Math.max(...BLANK_LINES.map((blank) => bytes.lastIndexOf(blank))) : 0;
           const over = held + first > max || after > max;
           held = ends.length > 0 ? after : held + bytes.length;
           if (!over) return controller.enqueue(chunk);
@@ -32,7 +34,11 @@ export function boundedFetch(overflow: (why: string) => void, max = MAX_MESSAGE_
         },
       }),
     );
-    return new Response(bounded, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(bounded, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 
@@ -65,7 +71,11 @@ export class RemoteTransport extends StreamableHTTPClientTransport {
   readonly log: (line: string) => void;
   readonly #secrets: string[];
 
-  constructor(readonly name: string, readonly entry: HttpEntry, log: (line: string) => void) {
+  constructor(
+    readonly name: string,
+    readonly entry: HttpEntry,
+    log: (line: string) => void,
+  ) {
     // A stream that breaks the bound may fail only inside the SDK, and the request would wait out its timeout:
     // closing the transport ends every request at once, and `fault` says why.
     let self: RemoteTransport | undefined;

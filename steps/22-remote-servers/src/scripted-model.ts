@@ -10,22 +10,44 @@ type Block = Record<string, unknown>;
 //#region stream
 /** The server-sent events of one streamed answer, in the order the real API sends them. */
 function* events(reply: Turn["reply"], model: string, turn: number, ids: string[]): Generator<Block> {
-  yield { type: "message_start", message: { id: `msg_scripted_${turn}`, type: "message", role: "assistant", model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 0, output_tokens: 0 } } };
+  yield {
+    type: "message_start",
+    message: {
+      id: `msg_scripted_${turn}`,
+      type: "message",
+      role: "assistant",
+      model,
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 0, output_tokens: 0 },
+    },
+  };
   yield { type: "ping" };
   let tools = 0;
   for (const [index, block] of reply.entries()) {
     if (block.type === "text") {
       yield { type: "content_block_start", index, content_block: { type: "text", text: "" } };
       // A few words at a time, as a model streams: the host must put the pieces together.
-      for (const piece of block.text.match(/(?:\S+\s*){1,3}|\s+/g) ?? []) yield { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } };
+      for (const piece of block.text.match(/(?:\S+\s*){1,3}|\s+/g) ?? [])
+        yield { type: "content_block_delta", index, delta: { type: "text_delta", text: piece } };
     } else {
-      yield { type: "content_block_start", index, content_block: { type: "tool_use", id: ids[tools++], name: block.name, input: {} } };
+      yield {
+        type: "content_block_start",
+        index,
+        content_block: { type: "tool_use", id: ids[tools++], name: block.name, input: {} },
+      };
       const json = JSON.stringify(block.input);
-      for (const piece of [json.slice(0, json.length >> 1), json.slice(json.length >> 1)]) yield { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } };
+      for (const piece of [json.slice(0, json.length >> 1), json.slice(json.length >> 1)])
+        yield { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: piece } };
     }
     yield { type: "content_block_stop", index };
   }
-  yield { type: "message_delta", delta: { stop_reason: tools > 0 ? "tool_use" : "end_turn", stop_sequence: null }, usage: { output_tokens: 0 } };
+  yield {
+    type: "message_delta",
+    delta: { stop_reason: tools > 0 ? "tool_use" : "end_turn", stop_sequence: null },
+    usage: { output_tokens: 0 },
+  };
   yield { type: "message_stop" };
 }
 //#endregion
@@ -35,7 +57,11 @@ const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
 class Refusal extends Error {
   /** A refusal answered with `status` and an error of type `kind`, as the Messages API words one. */
-  constructor(readonly status: number, readonly kind: string, message: string) {
+  constructor(
+    readonly status: number,
+    readonly kind: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -75,7 +101,12 @@ class Script {
   /** The turn that `body` plays, after checking it is the request that turn expects. */
   play(body: Record<string, unknown>): Turn {
     const turn = this.turns[this.next];
-    if (turn === undefined) throw new Refusal(400, "invalid_request_error", `request ${this.next + 1}, but the script has only ${this.turns.length} turns`);
+    if (turn === undefined)
+      throw new Refusal(
+        400,
+        "invalid_request_error",
+        `request ${this.next + 1}, but the script has only ${this.turns.length} turns`,
+      );
     const why = mismatch(turn, body, this.ids);
     if (why !== undefined) throw new Refusal(400, "invalid_request_error", `turn ${this.next + 1}: ${why}`);
     this.next += 1;
@@ -96,28 +127,33 @@ function isLocalHost(host: string): boolean {
 }
 
 /** Whether an Origin header is a page served from this machine. */
-const isLocalOrigin = (origin: string) => /^https?:\/\//i.test(origin) && isLocalHost(origin.replace(/^https?:\/\//i, ""));
+const isLocalOrigin = (origin: string) =>
+  /^https?:\/\//i.test(origin) && isLocalHost(origin.replace(/^https?:\/\//i, ""));
 
 /** Refuses a request whose Host or Origin is not this machine. */
 function checkLocal(request: IncomingMessage): void {
   const hosts = request.headersDistinct.host ?? [];
   if (hosts.length !== 1) throw new Refusal(400, "invalid_request_error", "a request needs exactly one Host header");
-  if (!isLocalHost(hosts[0]!)) throw new Refusal(403, "permission_error", "only this machine may call the scripted model: Host is not local");
+  if (!isLocalHost(hosts[0]!))
+    throw new Refusal(403, "permission_error", "only this machine may call the scripted model: Host is not local");
   const origin = request.headers.origin;
-  if (origin !== undefined && !isLocalOrigin(origin)) throw new Refusal(403, "permission_error", "a request from a web page is refused: Origin is not local");
+  if (origin !== undefined && !isLocalOrigin(origin))
+    throw new Refusal(403, "permission_error", "a request from a web page is refused: Origin is not local");
 }
 //#endregion
 
 /** Answers one request with the scenario's next reply, streamed as the Messages API streams it. */
 async function answer(script: Script, request: IncomingMessage, response: ServerResponse): Promise<void> {
   checkLocal(request);
-  if (request.method !== "POST" || request.url !== "/v1/messages") throw new Refusal(404, "not_found_error", `no ${request.method} ${request.url} here: only POST /v1/messages`);
+  if (request.method !== "POST" || request.url !== "/v1/messages")
+    throw new Refusal(404, "not_found_error", `no ${request.method} ${request.url} here: only POST /v1/messages`);
   const key = request.headers["x-api-key"] ?? /^Bearer \S/.test(request.headers.authorization ?? "");
   if (!key) throw new Refusal(401, "authentication_error", "no API key: send x-api-key or authorization: Bearer");
   const body = await readBody(request);
   const turn = script.play(body);
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  for (const event of events(turn.reply, String(body.model), script.next, script.ids)) response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
+  for (const event of events(turn.reply, String(body.model), script.next, script.ids))
+    response.write(`event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`);
   response.end();
 }
 
@@ -136,7 +172,8 @@ export async function startScriptedModel(turns: Turn[], port = 0): Promise<Scrip
     // Every throw becomes an answer, so no request can stop the demo: a Refusal as itself, anything else as a 500
     // whose cause goes to stderr in one line, never to the client as a stack.
     answer(script, request, response).catch((error: unknown) => {
-      const { status, kind, message } = error instanceof Refusal ? error : new Refusal(500, "api_error", "internal error");
+      const { status, kind, message } =
+        error instanceof Refusal ? error : new Refusal(500, "api_error", "internal error");
       const cause = error instanceof Refusal ? message : String(error).split("\n")[0];
       if (!(error instanceof Refusal)) console.error(`scripted model: ${cause}`);
       script.failures.push(`scripted model: ${cause}`);
@@ -144,10 +181,11 @@ export async function startScriptedModel(turns: Turn[], port = 0): Promise<Scrip
     });
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));
-  const close = () => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     failures: script.failures,

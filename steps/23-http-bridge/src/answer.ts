@@ -19,7 +19,11 @@ export const sseEvent = (json: string) => `event: message\ndata: ${json}\n\n`;
 export class Answer {
   #streaming = false;
 
-  constructor(readonly response: ServerResponse, readonly id: Message["id"], readonly headers: Record<string, string>) {}
+  constructor(
+    readonly response: ServerResponse,
+    readonly id: Message["id"],
+    readonly headers: Record<string, string>,
+  ) {}
 
   // Messages come as the JSON text the server wrote: they are passed on as they are, not parsed and written again.
 
@@ -28,7 +32,11 @@ export class Answer {
   notify(json: string): boolean {
     if (!this.#streaming) {
       this.#streaming = true;
-      this.response.writeHead(200, { ...this.headers, "content-type": "text/event-stream", "cache-control": "no-cache" });
+      this.response.writeHead(200, {
+        ...this.headers,
+        "content-type": "text/event-stream",
+        "cache-control": "no-cache",
+      });
     }
     return this.response.write(sseEvent(json));
   }
@@ -54,7 +62,9 @@ export class Answer {
     this.response.on("close", listener);
   }
 
-  /** Calls `listener` once the client has taken what it was sent ("drain", or "finish" after the last part), or is gone. */
+  /**
+   * Calls `listener` once the client has taken what it was sent ("drain", or "finish" after the last part), or is gone.
+   */
   onTaken(listener: () => void): void {
     const events = ["drain", "finish", "close"];
     const once = () => {

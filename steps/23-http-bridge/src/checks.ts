@@ -9,7 +9,12 @@ export const SUPPORTED_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"];
 /** A request the bridge will not serve: the HTTP status, and the message of the JSON-RPC error in the body. */
 export class Refusal extends Error {
   /** `code` is the JSON-RPC error's code; `headers` go on the HTTP answer. */
-  constructor(readonly status: number, message: string, readonly code = -32000, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code = -32000,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message);
   }
 }
@@ -21,21 +26,26 @@ export function header(request: IncomingMessage, name: string): string | undefin
 }
 
 //#region local
-// host[:port] read by hand: `URL` drops userinfo (`evil.com@localhost` would pass as localhost) and throws on some forms.
+// host[:port] read by hand: `URL` drops userinfo (`evil.com@localhost` would pass as localhost) and throws on some
+// forms.
 const LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
 function isLocalHost(host: string): boolean {
   const match = LOCAL_HOST.exec(host);
   return match !== null && (match[1] === undefined || (Number(match[1]) >= 1 && Number(match[1]) <= 65535));
 }
-const isLocalOrigin = (origin: string) => /^https?:\/\//i.test(origin) && isLocalHost(origin.replace(/^https?:\/\//i, ""));
+const isLocalOrigin = (origin: string) =>
+  /^https?:\/\//i.test(origin) && isLocalHost(origin.replace(/^https?:\/\//i, ""));
 
-/** A web page can make a browser send requests to 127.0.0.1 (DNS rebinding), but its Host or Origin names its own site. */
+/**
+ * A web page can make a browser send requests to 127.0.0.1 (DNS rebinding), but its Host or Origin names its own site.
+ */
 export function checkLocal(request: IncomingMessage): void {
   const hosts = request.headersDistinct.host ?? []; // node keeps only the first of several in headers.host
   if (hosts.length !== 1) throw new Refusal(400, `a request carries one Host header, not ${hosts.length}`);
   if (!isLocalHost(hosts[0]!)) throw new Refusal(403, `Host ${JSON.stringify(hosts[0])} is not this machine`);
   const { origin } = request.headers;
-  if (origin !== undefined && !isLocalOrigin(origin)) throw new Refusal(403, `Origin ${JSON.stringify(origin)} is not this machine`);
+  if (origin !== undefined && !isLocalOrigin(origin))
+    throw new Refusal(403, `Origin ${JSON.stringify(origin)} is not this machine`);
 }
 //#endregion
 
@@ -53,10 +63,12 @@ export function targetPath(target = ""): string {
 //#endregion
 
 //#region headers
-const mediaTypes = (header: string | undefined) => (header ?? "").split(",").map((type) => type.split(";")[0]!.trim().toLowerCase());
+const mediaTypes = (header: string | undefined) =>
+  (header ?? "").split(",").map((type) => type.split(";")[0]!.trim().toLowerCase());
 
 export function checkPostHeaders(request: IncomingMessage): void {
-  if (mediaTypes(request.headers["content-type"])[0] !== "application/json") throw new Refusal(415, "Content-Type must be application/json");
+  if (mediaTypes(request.headers["content-type"])[0] !== "application/json")
+    throw new Refusal(415, "Content-Type must be application/json");
   const accept = mediaTypes(request.headers.accept);
   if (!accept.includes("application/json") || !accept.includes("text/event-stream")) {
     throw new Refusal(406, "Accept must list both application/json and text/event-stream");
@@ -67,7 +79,10 @@ export function checkPostHeaders(request: IncomingMessage): void {
 export function checkVersion(request: IncomingMessage): void {
   const version = header(request, "mcp-protocol-version") ?? "2025-03-26";
   if (!SUPPORTED_VERSIONS.includes(version)) {
-    throw new Refusal(400, `MCP-Protocol-Version ${version} is not supported; this bridge speaks ${SUPPORTED_VERSIONS.join(", ")}`);
+    throw new Refusal(
+      400,
+      `MCP-Protocol-Version ${version} is not supported; this bridge speaks ${SUPPORTED_VERSIONS.join(", ")}`,
+    );
   }
 }
 //#endregion
@@ -86,7 +101,10 @@ export function readBody(request: IncomingMessage, max = MAX_BODY_BYTES): Promis
       request.off("data", take).pause();
       reject(tooLarge());
     };
-    request.on("data", take).on("end", () => resolve(Buffer.concat(chunks))).on("error", reject);
+    request
+      .on("data", take)
+      .on("end", () => resolve(Buffer.concat(chunks)))
+      .on("error", reject);
   });
 }
 
@@ -98,9 +116,14 @@ export function parseMessage(body: Buffer): Message {
   } catch {
     throw new Refusal(400, "Parse error: the body is not JSON", -32700);
   }
-  if (Array.isArray(message)) throw new Refusal(400, "a batch (JSON array) is not accepted: 2025-06-18 removed batches", -32600);
+  if (Array.isArray(message))
+    throw new Refusal(400, "a batch (JSON array) is not accepted: 2025-06-18 removed batches", -32600);
   const { jsonrpc, method, result, error } = (message ?? {}) as Message;
-  if (typeof message !== "object" || jsonrpc !== "2.0" || (typeof method !== "string" && result === undefined && error === undefined)) {
+  if (
+    typeof message !== "object" ||
+    jsonrpc !== "2.0" ||
+    (typeof method !== "string" && result === undefined && error === undefined)
+  ) {
     throw new Refusal(400, "Invalid Request: not a JSON-RPC 2.0 message", -32600);
   }
   return message as Message;

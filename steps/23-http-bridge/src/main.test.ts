@@ -26,10 +26,14 @@ const until = async (condition: () => boolean) => {
 
 /** The demo in a process group of its own, as a shell runs it, with what it printed so far. */
 function startDemo() {
-  const demo = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), fileURLToPath(new URL("./main.ts", import.meta.url))], {
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const demo = spawn(
+    process.execPath,
+    ["--import", import.meta.resolve("tsx"), fileURLToPath(new URL("./main.ts", import.meta.url))],
+    {
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   started.push(demo);
   const output = { stdout: "", stderr: "" };
   demo.stdout!.setEncoding("utf8").on("data", (text: string) => (output.stdout += text));
@@ -59,12 +63,17 @@ test("a request that fails because the bridge stopped first still ends in that o
 }, 30_000);
 
 test("the HTTP+SSE fixture answers a request-target URL cannot read with 400, and keeps serving", async () => {
-  const fixture = spawn(process.execPath, [fileURLToPath(new URL("./fixtures/legacy-sse-server.mjs", import.meta.url))], { detached: true, stdio: ["pipe", "ignore", "pipe"] });
+  const fixture = spawn(
+    process.execPath,
+    [fileURLToPath(new URL("./fixtures/legacy-sse-server.mjs", import.meta.url))],
+    { detached: true, stdio: ["pipe", "ignore", "pipe"] },
+  );
   started.push(fixture);
   const lines = createInterface({ input: fixture.stderr! })[Symbol.asyncIterator]();
   const url = ((await lines.next()).value as string).replace("listening on ", "");
   const statuses = [];
-  for (const target of ["//%", "//[", "//:99999", "http://["]) statuses.push((await rawHttp(url, [`GET ${target} HTTP/1.1`, "Host: localhost"])).status);
+  for (const target of ["//%", "//[", "//:99999", "http://["])
+    statuses.push((await rawHttp(url, [`GET ${target} HTTP/1.1`, "Host: localhost"])).status);
   expect(statuses).toEqual([400, 400, 400, 400]);
   const controller = new AbortController();
   const stream = await fetch(url, { headers: { accept: "text/event-stream" }, signal: controller.signal });

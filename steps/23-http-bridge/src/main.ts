@@ -10,10 +10,16 @@ import { leftInGroups } from "./groups.ts";
 import { progressBar } from "./progress-bar.ts";
 
 //#region interrupted
-// Ctrl-C reaches the bridge too, and a request it can no longer answer may fail before the demo's own signal is handled:
-// a failure waits 2 s for that signal before it is printed, and a signal ends the demo with one line saying where it was.
+// Ctrl-C reaches the bridge too, and a request it can no longer answer may fail before the demo's own signal is
+// handled: a failure waits 2 s for that signal before it is printed, and a signal ends the demo with one line saying
+// where it was.
 let doing = "starting the bridge";
-for (const [signal, status] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) process.on(signal, () => process.exit(status));
+for (const [signal, status] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+  ["SIGHUP", 129],
+] as const)
+  process.on(signal, () => process.exit(status));
 process.on("exit", (code) => void (code > 128 && console.error(`interrupted while ${doing}`)));
 process.on("uncaughtException", (error) => void setTimeout(() => (console.error(error), process.exit(1)), 2000));
 //#endregion
@@ -21,11 +27,15 @@ process.on("uncaughtException", (error) => void setTimeout(() => (console.error(
 //#region start
 // The bridge is a program of its own, as a deployed server would be; it says where it listens on stderr.
 const program = fileURLToPath(new URL("./server.ts", import.meta.url));
-const bridge = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+const bridge = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0"], {
+  stdio: ["ignore", "ignore", "pipe"],
+});
 process.once("exit", () => bridge.kill()); // even if the demo fails: a server it started must not outlive it
 const stderr: string[] = [];
 const listening = new Promise<string>((resolve, reject) => {
-  createInterface({ input: bridge.stderr }).on("line", (line) => (line.startsWith("listening on ") ? resolve(line) : stderr.push(line)));
+  createInterface({ input: bridge.stderr }).on("line", (line) =>
+    line.startsWith("listening on ") ? resolve(line) : stderr.push(line),
+  );
   bridge.on("exit", (code) => reject(new Error(`the bridge exited with code ${code}`)));
 });
 const url = (await listening).replace("listening on ", "");
@@ -38,7 +48,10 @@ const client = new Client({ name: "learn-mcp-23-demo", version: "0.1.0" }, { ver
 const transport = new StreamableHTTPClientTransport(new URL(url));
 await client.connect(transport);
 const session = transport.sessionId!;
-console.log(`connected to ${client.getServerVersion()?.name} over HTTP, protocol ${client.getNegotiatedProtocolVersion()}, Mcp-Session-Id <session id>`);
+console.log(
+  `connected to ${client.getServerVersion()?.name} over HTTP, protocol ` +
+    `${client.getNegotiatedProtocolVersion()}, Mcp-Session-Id <session id>`,
+);
 console.log(`tools/list: ${(await client.listTools()).tools.map((tool) => tool.name).join(", ")}`);
 
 // As in chapter 16, the request names its progressToken in _meta and notifications/progress are routed by it.
@@ -71,11 +84,23 @@ async function show(what: string, init: RequestInit): Promise<void> {
   report(what, `${response.status} ${response.statusText}`, await response.text(), response.headers.get("allow"));
 }
 
-await show("POST ping in the ended session", { method: "POST", headers: { ...json, "mcp-session-id": session }, body: ping });
+await show("POST ping in the ended session", {
+  method: "POST",
+  headers: { ...json, "mcp-session-id": session },
+  body: ping,
+});
 await show("POST ping with no Mcp-Session-Id", { method: "POST", headers: json, body: ping });
 await show("POST as text/plain", { method: "POST", headers: { ...json, "content-type": "text/plain" }, body: ping });
-await show("POST accepting only application/json", { method: "POST", headers: { ...json, accept: "application/json" }, body: ping });
-await show("POST with MCP-Protocol-Version 2024-11-05", { method: "POST", headers: { ...json, "mcp-protocol-version": "2024-11-05" }, body: ping });
+await show("POST accepting only application/json", {
+  method: "POST",
+  headers: { ...json, accept: "application/json" },
+  body: ping,
+});
+await show("POST with MCP-Protocol-Version 2024-11-05", {
+  method: "POST",
+  headers: { ...json, "mcp-protocol-version": "2024-11-05" },
+  body: ping,
+});
 await show('POST of {"jsonrpc":', { method: "POST", headers: json, body: '{"jsonrpc":' });
 await show("POST of a batch [ping]", { method: "POST", headers: json, body: `[${ping}]` });
 await show("GET /mcp", { method: "GET", headers: { accept: "text/event-stream" } });
@@ -105,7 +130,9 @@ console.log(`\nSIGTERM: the bridge exited with code ${code}`);
 const groups = [bridge.pid!, ...stderr.flatMap((line) => /server pid (\d+)/.exec(line)?.[1] ?? []).map(Number)];
 const left = await leftInGroups(groups);
 console.log(left.length === 0 ? "no process left" : `still running: ${left.join(", ")}`);
-const normalized = stderr.map((line) => line.replaceAll(session, "<session id>").replace(/server pid \d+/, "server pid <pid>"));
+const normalized = stderr.map((line) =>
+  line.replaceAll(session, "<session id>").replace(/server pid \d+/, "server pid <pid>"),
+);
 console.log(`\nthe bridge's stderr:\n${normalized.map((line) => `  ${line}`).join("\n")}`);
 if (code !== 143 || left.length > 0) process.exitCode = 1;
 //#endregion
@@ -128,7 +155,11 @@ async function* readEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<{ e
     for (let end = buffered.indexOf("\n\n"); end !== -1; end = buffered.indexOf("\n\n")) {
       const lines = buffered.slice(0, end).split("\n");
       buffered = buffered.slice(end + 2);
-      const field = (name: string) => lines.filter((line) => line.startsWith(`${name}: `)).map((line) => line.slice(name.length + 2)).join("\n");
+      const field = (name: string) =>
+        lines
+          .filter((line) => line.startsWith(`${name}: `))
+          .map((line) => line.slice(name.length + 2))
+          .join("\n");
       yield { event: field("event") || "message", data: field("data") };
     }
   }
@@ -138,23 +169,46 @@ const stream = await fetch(sseUrl, { headers: { accept: "text/event-stream" } })
 const events = readEvents(stream.body!);
 const endpoint = (await events.next()).value!;
 const hideId = (text: string) => text.replace(/sessionId=[\w-]+/, "sessionId=<id>");
-console.log(`GET /sse -> ${stream.status} ${stream.headers.get("content-type")}, first event: ${endpoint.event} ${hideId(endpoint.data)}`);
+console.log(
+  `GET /sse -> ${stream.status} ${stream.headers.get("content-type")}, ` +
+    `first event: ${endpoint.event} ${hideId(endpoint.data)}`,
+);
 
 const messages = [
-  { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2024-11-05", capabilities: {}, clientInfo: { name: "learn-mcp-23-demo", version: "0.1.0" } } },
+  {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2024-11-05",
+      capabilities: {},
+      clientInfo: { name: "learn-mcp-23-demo", version: "0.1.0" },
+    },
+  },
   { jsonrpc: "2.0", method: "notifications/initialized" },
   { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "add", arguments: { a: 2, b: 40 } } },
 ];
 for (const message of messages) {
-  const posted = await fetch(new URL(endpoint.data, sseUrl), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(message) });
-  console.log(`POST ${hideId(endpoint.data)} ${message.method} -> ${posted.status} ${posted.statusText}: ${JSON.stringify(await posted.text())}`);
+  const posted = await fetch(new URL(endpoint.data, sseUrl), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(message),
+  });
+  console.log(
+    `POST ${hideId(endpoint.data)} ${message.method} -> ${posted.status} ` +
+      `${posted.statusText}: ${JSON.stringify(await posted.text())}`,
+  );
   if (!("id" in message)) continue;
   const { event, data } = (await events.next()).value!;
   console.log(`  on the GET stream, event "${event}": ${data}`);
 }
 await events.return(undefined); // stops reading: the GET ends, and with it the session
 console.log(`the legacy server's stderr: ${(await oldLog.next()).value}`);
-const late = await fetch(new URL(endpoint.data, sseUrl), { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(messages[2]) });
+const late = await fetch(new URL(endpoint.data, sseUrl), {
+  method: "POST",
+  headers: { "content-type": "application/json" },
+  body: JSON.stringify(messages[2]),
+});
 console.log(`POST ${hideId(endpoint.data)} tools/call -> ${late.status} ${late.statusText}`);
 old.stdin!.end();
 const [oldCode] = (await once(old, "exit")) as [number];

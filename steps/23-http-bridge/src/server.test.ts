@@ -1,12 +1,22 @@
 // The bridge over real sockets on 127.0.0.1, in front of real processes: mostly the plain-Node fixture server, which
-// starts fast; a one-line server where any answering stdio program will do, and chapter 16's server once, where the lesson needs it.
+// starts fast; a one-line server where any answering stdio program will do, and chapter 16's server once, where the
+// lesson needs it.
 import { request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { leftInGroups } from "./groups.ts";
-import { call, childrenOf, JSON_HEADERS, rawHttp, rawRequest, startBridge, stopAll, type Bridge } from "./test/bridge.ts";
+import {
+  call,
+  childrenOf,
+  JSON_HEADERS,
+  rawHttp,
+  rawRequest,
+  startBridge,
+  stopAll,
+  type Bridge,
+} from "./test/bridge.ts";
 
 afterAll(stopAll); // a bridge whose test timed out before its own stop
 
@@ -14,7 +24,8 @@ const ping = (id: number | string = 1) => ({ jsonrpc: "2.0", id, method: "ping" 
 const until = async (condition: () => boolean) => {
   while (!condition()) await sleep(20);
 };
-const errorOf = async (response: Response) => ((await response.json()) as { id: unknown; error: { code: number; message: string } });
+const errorOf = async (response: Response) =>
+  (await response.json()) as { id: unknown; error: { code: number; message: string } };
 
 describe("in front of the fixture server", () => {
   let bridge: Bridge;
@@ -23,7 +34,8 @@ describe("in front of the fixture server", () => {
 
   test("refuses each kind of bad request with its status and a JSON-RPC error, and keeps serving", async () => {
     const session = await bridge.open();
-    const post = (headers: Record<string, string>, body = JSON.stringify(ping())) => rawRequest(bridge.url, "POST", { ...JSON_HEADERS, "mcp-session-id": session, ...headers }, body);
+    const post = (headers: Record<string, string>, body = JSON.stringify(ping())) =>
+      rawRequest(bridge.url, "POST", { ...JSON_HEADERS, "mcp-session-id": session, ...headers }, body);
     const cases: [string, Promise<{ status: number; body: string }>, number, number][] = [
       ["foreign Host", post({ host: "evil.example:80" }), 403, -32000],
       ["foreign Origin", post({ origin: "http://evil.example" }), 403, -32000],
@@ -39,59 +51,150 @@ describe("in front of the fixture server", () => {
     ];
     for (const [what, answer, status, code] of cases) {
       const { status: got, body } = await answer;
-      expect({ what, status: got, error: JSON.parse(body) }).toMatchObject({ what, status, error: { jsonrpc: "2.0", id: null, error: { code } } });
+      expect({ what, status: got, error: JSON.parse(body) }).toMatchObject({
+        what,
+        status,
+        error: { jsonrpc: "2.0", id: null, error: { code } },
+      });
     }
     expect((await rawRequest(bridge.url, "GET", {})).headers.allow).toBe("POST, DELETE");
     expect((await rawRequest(bridge.url.replace("/mcp", "/other"), "POST", JSON_HEADERS, "{}")).status).toBe(404);
     // Local names pass with any port, and a version this bridge supports passes.
-    for (const headers of [{ host: "localhost:1" }, { host: "127.0.0.1" }, { host: "[::1]:8080", origin: "http://127.0.0.1:3000" }, { "mcp-protocol-version": "2025-06-18" }] as Record<string, string>[]) {
-      expect(await post(headers)).toMatchObject({ status: 200, body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }) });
+    for (const headers of [
+      { host: "localhost:1" },
+      { host: "127.0.0.1" },
+      { host: "[::1]:8080", origin: "http://127.0.0.1:3000" },
+      { "mcp-protocol-version": "2025-06-18" },
+    ] as Record<string, string>[]) {
+      expect(await post(headers)).toMatchObject({
+        status: 200,
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, result: {} }),
+      });
     }
     // JSON spread over lines is valid JSON; the server, which reads lines, still gets it on one.
-    expect(await post({}, JSON.stringify(ping(7), null, 2))).toMatchObject({ status: 200, body: JSON.stringify({ jsonrpc: "2.0", id: 7, result: {} }) });
+    expect(await post({}, JSON.stringify(ping(7), null, 2))).toMatchObject({
+      status: 200,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 7, result: {} }),
+    });
   });
 
   test("Host is localhost, 127.0.0.1 or [::1] with an optional port 1-65535, read by hand; Origin the same after http(s)://", async () => {
     const session = await bridge.open();
     const body = JSON.stringify(ping());
     const postWith = (headers: string[]) =>
-      rawHttp(bridge.url, ["POST /mcp HTTP/1.1", `Content-Type: ${JSON_HEADERS["content-type"]}`, `Accept: ${JSON_HEADERS.accept}`, `Mcp-Session-Id: ${session}`, ...headers], body);
+      rawHttp(
+        bridge.url,
+        [
+          "POST /mcp HTTP/1.1",
+          `Content-Type: ${JSON_HEADERS["content-type"]}`,
+          `Accept: ${JSON_HEADERS.accept}`,
+          `Mcp-Session-Id: ${session}`,
+          ...headers,
+        ],
+        body,
+      );
     const hosts: [string[], number][] = [
-      ...["localhost", "LOCALHOST:3000", "LocalHost:1", "127.0.0.1", "127.0.0.1:65535", "[::1]", "[::1]:8080"].map((host): [string[], number] => [[`Host: ${host}`], 200]),
-      ...["evil.com@localhost", "localhost@evil.com", "localhost.", "localhost.evil.com", "", "127.0.0.2", "[::1", "[0:0:0:0:0:0:0:1]", "::1", "localhost:0",
-        "localhost:99999", "localhost:123456", "localhost:", "local host", "localhost:80 80", "evil.example:80"].map((host): [string[], number] => [[`Host: ${host}`], 403]),
+      ...["localhost", "LOCALHOST:3000", "LocalHost:1", "127.0.0.1", "127.0.0.1:65535", "[::1]", "[::1]:8080"].map(
+        (host): [string[], number] => [[`Host: ${host}`], 200],
+      ),
+      ...[
+        "evil.com@localhost",
+        "localhost@evil.com",
+        "localhost.",
+        "localhost.evil.com",
+        "",
+        "127.0.0.2",
+        "[::1",
+        "[0:0:0:0:0:0:0:1]",
+        "::1",
+        "localhost:0",
+        "localhost:99999",
+        "localhost:123456",
+        "localhost:",
+        "local host",
+        "localhost:80 80",
+        "evil.example:80",
+      ].map((host): [string[], number] => [[`Host: ${host}`], 403]),
       [[], 400],
       [["Host: localhost", "Host: evil.example"], 400],
       [["Host: evil.example", "Host: localhost"], 400],
-      ...["http://localhost:3000", "https://127.0.0.1", "HTTP://[::1]:8080"].map((origin): [string[], number] => [["Host: localhost", `Origin: ${origin}`], 200]),
-      ...["null", "localhost", "ftp://localhost", "http://evil.com@localhost", "http://localhost.evil.com", "http://localhost/", "http://localhost:99999", "http://[::1"]
-        .map((origin): [string[], number] => [["Host: localhost", `Origin: ${origin}`], 403]),
-      [["Host: localhost", "Origin: http://localhost", "Origin: http://evil.example"], 403], // node joins the two with ", "
+      ...["http://localhost:3000", "https://127.0.0.1", "HTTP://[::1]:8080"].map((origin): [string[], number] => [
+        ["Host: localhost", `Origin: ${origin}`],
+        200,
+      ]),
+      ...[
+        "null",
+        "localhost",
+        "ftp://localhost",
+        "http://evil.com@localhost",
+        "http://localhost.evil.com",
+        "http://localhost/",
+        "http://localhost:99999",
+        "http://[::1",
+      ].map((origin): [string[], number] => [["Host: localhost", `Origin: ${origin}`], 403]),
+      // node joins the two with ", "
+      [["Host: localhost", "Origin: http://localhost", "Origin: http://evil.example"], 403],
     ];
     for (const [headers, status] of hosts) {
       const answer = await postWith(headers);
-      const expected = status === 200 ? { jsonrpc: "2.0", id: 1, result: {} } : { jsonrpc: "2.0", id: null, error: { code: -32000 } };
-      expect({ headers, status: answer.status, body: JSON.parse(answer.body) }).toMatchObject({ headers, status, body: expected });
+      const expected =
+        status === 200 ? { jsonrpc: "2.0", id: 1, result: {} } : { jsonrpc: "2.0", id: null, error: { code: -32000 } };
+      expect({ headers, status: answer.status, body: JSON.parse(answer.body) }).toMatchObject({
+        headers,
+        status,
+        body: expected,
+      });
     }
     expect((await bridge.post(ping(), session)).status).toBe(200);
   });
 
   test("a request-target URL cannot read gets 400, and no stack; the bridge keeps serving", async () => {
     const session = await bridge.open();
-    for (const [target, status] of [["//%", 400], ["//[", 400], ["http://[", 400], ["/mcp%zz", 400], ["*", 400], ["//:99999", 404], ["//evil.example/mcp", 404]] as const) {
-      const answer = await rawHttp(bridge.url, [`POST ${target} HTTP/1.1`, "Host: localhost", "Content-Type: application/json"], JSON.stringify(ping()));
-      const message = status === 400 ? `the request-target ${JSON.stringify(target)} is not a path` : "the endpoint is /mcp";
-      expect({ target, status: answer.status, body: JSON.parse(answer.body) }).toMatchObject({ target, status, body: { id: null, error: { code: -32000, message } } });
+    for (const [target, status] of [
+      ["//%", 400],
+      ["//[", 400],
+      ["http://[", 400],
+      ["/mcp%zz", 400],
+      ["*", 400],
+      ["//:99999", 404],
+      ["//evil.example/mcp", 404],
+    ] as const) {
+      const answer = await rawHttp(
+        bridge.url,
+        [`POST ${target} HTTP/1.1`, "Host: localhost", "Content-Type: application/json"],
+        JSON.stringify(ping()),
+      );
+      const message =
+        status === 400 ? `the request-target ${JSON.stringify(target)} is not a path` : "the endpoint is /mcp";
+      expect({ target, status: answer.status, body: JSON.parse(answer.body) }).toMatchObject({
+        target,
+        status,
+        body: { id: null, error: { code: -32000, message } },
+      });
       expect((await bridge.post(ping(), session)).status).toBe(200);
     }
     // A path with a query is read as the path: the request gets as far as the session check.
-    const query = await rawHttp(bridge.url, ["POST /mcp?x=%20&y=1 HTTP/1.1", "Host: localhost", "Content-Type: application/json", `Accept: ${JSON_HEADERS.accept}`], JSON.stringify(ping()));
+    const query = await rawHttp(
+      bridge.url,
+      [
+        "POST /mcp?x=%20&y=1 HTTP/1.1",
+        "Host: localhost",
+        "Content-Type: application/json",
+        `Accept: ${JSON_HEADERS.accept}`,
+      ],
+      JSON.stringify(ping()),
+    );
     expect([query.status, JSON.parse(query.body).error.message]).toEqual([400, "Mcp-Session-Id header is required"]);
     expect(bridge.stderr.join("\n")).not.toMatch(/internal error/);
   });
 
   test("initialize starts a session and its server; DELETE ends both, and the session is then unknown", async () => {
-    const initialize = await bridge.post({ jsonrpc: "2.0", id: "init", method: "initialize", params: { protocolVersion: "2025-06-18" } });
+    const initialize = await bridge.post({
+      jsonrpc: "2.0",
+      id: "init",
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18" },
+    });
     const session = initialize.headers.get("mcp-session-id")!;
     expect(session).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(initialize.headers.get("content-type")).toBe("application/json");
@@ -100,7 +203,8 @@ describe("in front of the fixture server", () => {
     expect(await leftInGroups([pid], 0)).toEqual([pid]);
     const notification = await bridge.post({ jsonrpc: "2.0", method: "notifications/initialized" }, session);
     expect([notification.status, await notification.text()]).toEqual([202, ""]);
-    const response = await bridge.post({ jsonrpc: "2.0", id: 5, result: {} }, session); // an answer to no request is forwarded too
+    // an answer to no request is forwarded too
+    const response = await bridge.post({ jsonrpc: "2.0", id: 5, result: {} }, session);
     expect([response.status, await response.text()]).toEqual([202, ""]);
 
     expect((await rawRequest(bridge.url, "DELETE", {})).status).toBe(400);
@@ -116,22 +220,36 @@ describe("in front of the fixture server", () => {
     const session = await bridge.open();
     const plain = await bridge.post(call(1, "count", { to: 2 }), session); // no progressToken: no progress sent
     expect(plain.headers.get("content-type")).toBe("application/json");
-    expect(await plain.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "counted to 2" }] } });
+    expect(await plain.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { content: [{ type: "text", text: "counted to 2" }] },
+    });
 
     const streamed = await bridge.post(call(2, "count", { to: 2 }, { progressToken: "p" }), session);
     expect(streamed.headers.get("content-type")).toBe("text/event-stream");
-    const progress = (n: number) => ({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "p", progress: n, total: 2 } });
+    const progress = (n: number) => ({
+      jsonrpc: "2.0",
+      method: "notifications/progress",
+      params: { progressToken: "p", progress: n, total: 2 },
+    });
     const result = { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "counted to 2" }] } };
-    expect(await streamed.text()).toBe([progress(1), progress(2), result].map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join(""));
+    expect(await streamed.text()).toBe(
+      [progress(1), progress(2), result].map((m) => `event: message\ndata: ${JSON.stringify(m)}\n\n`).join(""),
+    );
 
     const logged = await bridge.post(call(3, "log"), session); // the only request in flight: the log line is its own
     expect(logged.headers.get("content-type")).toBe("text/event-stream");
-    expect(await logged.text()).toContain('data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"a log line"}}\n\n');
+    expect(await logged.text()).toContain(
+      'data: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"a log line"}}\n\n',
+    );
 
     const announced = await bridge.post(call(4, "announce"), session);
     expect(announced.headers.get("content-type")).toBe("application/json");
     await announced.text();
-    expect(bridge.stderr.join("\n")).toMatch(/dropped notifications\/tools\/list_changed, which belongs to no request in flight/);
+    expect(bridge.stderr.join("\n")).toMatch(
+      /dropped notifications\/tools\/list_changed, which belongs to no request in flight/,
+    );
   });
 
   test("two requests at once: each answer, and each request's progress, goes to the POST that sent it", async () => {
@@ -139,16 +257,30 @@ describe("in front of the fixture server", () => {
     const slow = bridge.post(call("slow", "wait", { ms: 400 }), session);
     const fast = bridge.post(call("fast", "wait", { ms: 10 }), session);
     const order: string[] = [];
-    const [slowBody, fastBody] = await Promise.all([slow, fast].map(async (answer) => {
-      const body = (await (await answer).json()) as { id: string; result: unknown };
-      order.push(body.id);
-      return body;
-    }));
+    const [slowBody, fastBody] = await Promise.all(
+      [slow, fast].map(async (answer) => {
+        const body = (await (await answer).json()) as { id: string; result: unknown };
+        order.push(body.id);
+        return body;
+      }),
+    );
     expect(order).toEqual(["fast", "slow"]);
-    expect([slowBody!.result, fastBody!.result]).toEqual([{ content: [{ type: "text", text: "waited 400 ms" }] }, { content: [{ type: "text", text: "waited 10 ms" }] }]);
+    expect([slowBody!.result, fastBody!.result]).toEqual([
+      { content: [{ type: "text", text: "waited 400 ms" }] },
+      { content: [{ type: "text", text: "waited 10 ms" }] },
+    ]);
 
-    const [a, b] = await Promise.all(["a", "b"].map(async (token, i) => (await bridge.post(call(i, "count", { to: 3 }, { progressToken: token }), session)).text()));
-    expect([a!.match(/"progressToken":"a"/g)?.length, a!.includes('"progressToken":"b"'), b!.match(/"progressToken":"b"/g)?.length, b!.includes('"progressToken":"a"')]).toEqual([3, false, 3, false]);
+    const [a, b] = await Promise.all(
+      ["a", "b"].map(async (token, i) =>
+        (await bridge.post(call(i, "count", { to: 3 }, { progressToken: token }), session)).text(),
+      ),
+    );
+    expect([
+      a!.match(/"progressToken":"a"/g)?.length,
+      a!.includes('"progressToken":"b"'),
+      b!.match(/"progressToken":"b"/g)?.length,
+      b!.includes('"progressToken":"a"'),
+    ]).toEqual([3, false, 3, false]);
   });
 
   test("a request from the server travels on the stream of the one request in flight, and the client's answer reaches it", async () => {
@@ -158,7 +290,11 @@ describe("in front of the fixture server", () => {
     const reader = answer.body!.pipeThrough(new TextDecoderStream()).getReader();
     let stream = "";
     while (!stream.includes("\n\n")) stream += (await reader.read()).value;
-    expect(JSON.parse(/^data: (.*)$/m.exec(stream)![1]!)).toEqual({ jsonrpc: "2.0", id: "from-server", method: "roots/list" });
+    expect(JSON.parse(/^data: (.*)$/m.exec(stream)![1]!)).toEqual({
+      jsonrpc: "2.0",
+      id: "from-server",
+      method: "roots/list",
+    });
     const reply = await bridge.post({ jsonrpc: "2.0", id: "from-server", result: { roots: [] } }, session);
     expect(reply.status).toBe(202);
     for (let part = await reader.read(); !part.done; part = await reader.read()) stream += part.value;
@@ -178,7 +314,11 @@ describe("in front of the fixture server", () => {
   test("a server that exits mid-request fails the POST with -32603 and ends its session", async () => {
     const session = await bridge.open();
     const answer = await bridge.post(call(7, "crash"), session);
-    expect(await answer.json()).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32603, message: "the server exited with code 3 before it answered" } });
+    expect(await answer.json()).toEqual({
+      jsonrpc: "2.0",
+      id: 7,
+      error: { code: -32603, message: "the server exited with code 3 before it answered" },
+    });
     expect((await bridge.post(ping(), session)).status).toBe(404);
   });
 
@@ -192,15 +332,23 @@ describe("in front of the fixture server", () => {
 
   test("a body over 4 MiB gets 413 without being read to its end: by Content-Length, or while it streams", async () => {
     const session = await bridge.open();
-    const announced = await rawRequest(bridge.url, "POST", { ...JSON_HEADERS, "mcp-session-id": session, "content-length": 5 * 1024 * 1024 });
+    const announced = await rawRequest(bridge.url, "POST", {
+      ...JSON_HEADERS,
+      "mcp-session-id": session,
+      "content-length": 5 * 1024 * 1024,
+    });
     expect([announced.status, announced.headers.connection]).toEqual([413, "close"]);
     // A chunked body that never ends: the answer comes while it is still being sent.
     const started = Date.now();
     const status = await new Promise<number>((resolve, reject) => {
-      const request = httpRequest(bridge.url, { method: "POST", headers: { ...JSON_HEADERS, "mcp-session-id": session } }, (response) => {
-        resolve(response.statusCode!);
-        request.destroy();
-      });
+      const request = httpRequest(
+        bridge.url,
+        { method: "POST", headers: { ...JSON_HEADERS, "mcp-session-id": session } },
+        (response) => {
+          resolve(response.statusCode!);
+          request.destroy();
+        },
+      );
       request.on("error", (error) => (request.destroyed ? undefined : reject(error)));
       const chunk = Buffer.alloc(256 * 1024, " ");
       const pump = () => {
@@ -242,11 +390,16 @@ test("at most 32 sessions: the next initialize ends the one idle longest, and ge
     const sessions = await Promise.all(Array.from({ length: 32 }, () => bridge.open()));
     expect(new Set(sessions).size).toBe(32);
     // Every session is used again but one, which is then the one idle longest.
-    for (const session of sessions.filter((_, index) => index !== 5)) expect((await bridge.post(ping(), session)).status).toBe(200);
+    for (const session of sessions.filter((_, index) => index !== 5))
+      expect((await bridge.post(ping(), session)).status).toBe(200);
     const newest = await bridge.open();
     expect((await bridge.post(ping(), sessions[5])).status).toBe(404);
-    const [, name, pid] = /(session \d+): started \S+, server pid (\d+)/.exec(bridge.stderr.find((line) => line.includes(sessions[5]!))!)!;
-    expect(bridge.stderr.filter((line) => line.includes("ended to make room"))).toEqual([expect.stringMatching(new RegExp(`^\\[bridge\\] ${name}: ended to make room, idle for \\d+ ms$`))]);
+    const [, name, pid] = /(session \d+): started \S+, server pid (\d+)/.exec(
+      bridge.stderr.find((line) => line.includes(sessions[5]!))!,
+    )!;
+    expect(bridge.stderr.filter((line) => line.includes("ended to make room"))).toEqual([
+      expect.stringMatching(new RegExp(`^\\[bridge\\] ${name}: ended to make room, idle for \\d+ ms$`)),
+    ]);
     expect(await leftInGroups([Number(pid)])).toEqual([]);
     expect((await bridge.post(ping(), sessions[0])).status).toBe(200);
 
@@ -255,7 +408,10 @@ test("at most 32 sessions: the next initialize ends the one idle longest, and ge
     live.forEach((session, index) => void bridge.post(call(index + 1, "wait"), session).catch(() => {}));
     while (bridge.stderr.filter((line) => line.endsWith("stderr: waiting")).length < 32) await sleep(20);
     const refused = await bridge.post({ jsonrpc: "2.0", id: 0, method: "initialize", params: {} });
-    expect([refused.status, (await errorOf(refused)).error.message]).toEqual([503, "32 servers are running, none of them idle; try again later"]);
+    expect([refused.status, (await errorOf(refused)).error.message]).toEqual([
+      503,
+      "32 servers are running, none of them idle; try again later",
+    ]);
   } finally {
     expect(await bridge.stop()).toBe(143);
   }
@@ -263,16 +419,23 @@ test("at most 32 sessions: the next initialize ends the one idle longest, and ge
 
 test("a session holds at most 64 waiting requests, and no more than 16 MiB its server has not read", async () => {
   // A server that answers initialize, then never reads its stdin again.
-  const deaf = [process.execPath, "-e", `process.stdin.once("data", (d) => { const { id } = JSON.parse(String(d).split("\\n")[0]);
+  const deaf = [
+    process.execPath,
+    "-e",
+    `process.stdin.once("data", (d) => { const { id } = JSON.parse(String(d).split("\\n")[0]);
     process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { protocolVersion: "2025-11-25", capabilities: {}, serverInfo: { name: "deaf", version: "0" } } }) + "\\n");
-    process.stdin.pause(); }); setInterval(() => {}, 1000);`];
+    process.stdin.pause(); }); setInterval(() => {}, 1000);`,
+  ];
   const [waiting, deafBridge] = await Promise.all([startBridge(), startBridge(deaf)]);
   try {
     const session = await waiting.open();
     for (let id = 1; id <= 64; id++) void waiting.post(call(id, "wait", { ms: 60_000 }), session).catch(() => {});
     while (waiting.stderr.filter((line) => line.endsWith("stderr: waiting 60000 ms")).length < 64) await sleep(20);
     const refused = await waiting.post(call(65, "wait", { ms: 1 }), session);
-    expect([refused.status, (await errorOf(refused)).error.message]).toEqual([503, "64 requests are already waiting in this session"]);
+    expect([refused.status, (await errorOf(refused)).error.message]).toEqual([
+      503,
+      "64 requests are already waiting in this session",
+    ]);
 
     const deafSession = await deafBridge.open();
     const big = { jsonrpc: "2.0", method: "notifications/message", params: { data: "x".repeat(4_000_000) } };
@@ -280,7 +443,10 @@ test("a session holds at most 64 waiting requests, and no more than 16 MiB its s
     for (let i = 0; i < 6; i++) statuses.push((await deafBridge.post(big, deafSession)).status);
     expect(statuses.slice(0, 4)).toEqual([202, 202, 202, 202]);
     const last = await deafBridge.post(big, deafSession);
-    expect([last.status, (await errorOf(last)).error.message]).toEqual([503, "the server is not reading what it was sent"]);
+    expect([last.status, (await errorOf(last)).error.message]).toEqual([
+      503,
+      "the server is not reading what it was sent",
+    ]);
   } finally {
     expect([await waiting.stop(), await deafBridge.stop()]).toEqual([143, 143]);
   }
@@ -289,8 +455,14 @@ test("a session holds at most 64 waiting requests, and no more than 16 MiB its s
 test("SIGTERM stops every server's whole process group, even a request still waiting, and exits with 143", async () => {
   const bridge = await startBridge();
   const [first, second] = [await bridge.open(), await bridge.open()];
-  const grandchild = Number(((await (await bridge.post(call(1, "spawn"), first)).json()) as { result: { content: [{ text: string }] } }).result.content[0].text);
-  const waiting = bridge.post(call(2, "wait", { ms: 60_000 }), second).then((response) => response.text()).catch(() => "connection closed");
+  const grandchild = Number(
+    ((await (await bridge.post(call(1, "spawn"), first)).json()) as { result: { content: [{ text: string }] } }).result
+      .content[0].text,
+  );
+  const waiting = bridge
+    .post(call(2, "wait", { ms: 60_000 }), second)
+    .then((response) => response.text())
+    .catch(() => "connection closed");
   await sleep(100);
   const groups = bridge.serverPids();
   expect(groups).toHaveLength(2);
@@ -306,7 +478,10 @@ test("without a command it serves chapter 16's server, progress included", async
     const client = new Client({ name: "bridge-test", version: "0.1.0" }, { versionNegotiation: { mode: "legacy" } });
     await client.connect(new StreamableHTTPClientTransport(new URL(bridge.url)));
     const seen: string[] = [];
-    client.setNotificationHandler("notifications/progress", ({ params }) => void seen.push(`${params.progress}/${params.total}`));
+    client.setNotificationHandler(
+      "notifications/progress",
+      ({ params }) => void seen.push(`${params.progress}/${params.total}`),
+    );
     const result = await client.callTool({ name: "count_slowly", arguments: { to: 2 }, _meta: { progressToken: 1 } });
     expect([result.content, seen]).toEqual([[{ type: "text", text: "Counted to 2." }], ["1/2", "2/2"]]);
     await client.close();
@@ -317,14 +492,27 @@ test("without a command it serves chapter 16's server, progress included", async
 
 test("children are counted until they have exited: a flood of initialize requests and notifications never runs more than 32", async () => {
   // Answers every line with an empty result for id 0, and takes a second to exit once its stdin ends.
-  const bridge = await startBridge(["sh", "-c", `while read line; do echo '{"jsonrpc":"2.0","id":0,"result":{}}'; done; sleep 1`]);
+  const bridge = await startBridge([
+    "sh",
+    "-c",
+    `while read line; do echo '{"jsonrpc":"2.0","id":0,"result":{}}'; done; sleep 1`,
+  ]);
   let [most, watching] = [0, true];
   const watch = (async () => {
     // tsx may start an esbuild service under the bridge: only the servers, `sh`, count.
-    for (; watching; await sleep(5)) most = Math.max(most, (await childrenOf(bridge.child.pid!)).filter(({ command }) => command.startsWith("sh ")).length);
+    for (; watching; await sleep(5))
+      most = Math.max(
+        most,
+        (await childrenOf(bridge.child.pid!)).filter(({ command }) => command.startsWith("sh ")).length,
+      );
   })();
   const initialize = async (id?: number) => {
-    const answer = await bridge.post({ jsonrpc: "2.0", ...(id === undefined ? {} : { id }), method: "initialize", params: {} });
+    const answer = await bridge.post({
+      jsonrpc: "2.0",
+      ...(id === undefined ? {} : { id }),
+      method: "initialize",
+      params: {},
+    });
     return `${answer.status} ${answer.status === 200 ? "" : (JSON.parse((await answer.text()) || "{}") as { error?: { message: string } }).error?.message}`;
   };
   let first: string[], second: string[];
@@ -338,97 +526,153 @@ test("children are counted until they have exited: a flood of initialize request
     expect(await bridge.stop()).toBe(143);
   }
   expect(most).toBe(32);
-  expect(new Set(first.filter((_, i) => i % 2 === 1))).toEqual(new Set(["400 initialize is a request: it needs an id"]));
+  expect(new Set(first.filter((_, i) => i % 2 === 1))).toEqual(
+    new Set(["400 initialize is a request: it needs an id"]),
+  );
   const refused = /^503 32 servers are running(, none of them idle)?; try again later$/;
-  expect([...first.filter((_, i) => i % 2 === 0), ...second].filter((status) => status !== "200 " && !refused.test(status))).toEqual([]);
+  expect(
+    [...first.filter((_, i) => i % 2 === 0), ...second].filter((status) => status !== "200 " && !refused.test(status)),
+  ).toEqual([]);
   expect(second).toContain("200 ");
 }, 60_000);
 
-test.concurrent("slow clients cannot lock the others out: past 128 connections the one waiting longest goes, and each times out", async () => {
-  const bridge = await startBridge();
-  const port = Number(new URL(bridge.url).port);
-  const slow: Socket[] = [];
-  // One after another, so that the bridge accepts them in this order: the first has waited longest.
-  for (let i = 0; i < 128; i++) slow.push(await new Promise<Socket>((resolve) => { const socket = connect(port, "127.0.0.1", () => resolve(socket)); }));
-  const received = slow.map((socket) => {
-    let text = "";
-    socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk)).on("error", () => {});
-    return new Promise<string>((resolve) => socket.on("close", () => resolve(text)));
-  });
-  // Each sends a header byte now and then; the last sends all its headers, then its body a byte at a time.
-  const head = `POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: ${JSON_HEADERS.accept}\r\n`;
-  slow.forEach((socket, i) => socket.write(i === 127 ? `${head}Content-Length: 100\r\n\r\n` : `${head}X-Slow: `));
-  const drip = setInterval(() => slow.forEach((socket) => socket.writable && socket.write("x")), 500);
-  try {
-    const served = await Promise.race([rawRequest(bridge.url, "GET", {}), sleep(10_000).then(() => ({ status: "not served within 10 s" }))]);
-    expect(served.status).toBe(405);
-    const answers = await Promise.all(received);
-    expect(answers[0]).toBe(""); // closed to make room: the bridge said nothing to it
-    expect(answers.slice(1).map((text) => text.split("\r\n")[0])).toEqual(Array(127).fill("HTTP/1.1 408 Request Timeout"));
-  } finally {
-    clearInterval(drip);
-    slow.forEach((socket) => socket.destroy());
-    expect(await bridge.stop()).toBe(143);
-  }
-}, 60_000);
+test.concurrent(
+  "slow clients cannot lock the others out: past 128 connections the one waiting longest goes, and each times out",
+  async () => {
+    const bridge = await startBridge();
+    const port = Number(new URL(bridge.url).port);
+    const slow: Socket[] = [];
+    // One after another, so that the bridge accepts them in this order: the first has waited longest.
+    for (let i = 0; i < 128; i++)
+      slow.push(
+        await new Promise<Socket>((resolve) => {
+          const socket = connect(port, "127.0.0.1", () => resolve(socket));
+        }),
+      );
+    const received = slow.map((socket) => {
+      let text = "";
+      socket
+        .setEncoding("utf8")
+        .on("data", (chunk: string) => (text += chunk))
+        .on("error", () => {});
+      return new Promise<string>((resolve) => socket.on("close", () => resolve(text)));
+    });
+    // Each sends a header byte now and then; the last sends all its headers, then its body a byte at a time.
+    const head = `POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: ${JSON_HEADERS.accept}\r\n`;
+    slow.forEach((socket, i) => socket.write(i === 127 ? `${head}Content-Length: 100\r\n\r\n` : `${head}X-Slow: `));
+    const drip = setInterval(() => slow.forEach((socket) => socket.writable && socket.write("x")), 500);
+    try {
+      const served = await Promise.race([
+        rawRequest(bridge.url, "GET", {}),
+        sleep(10_000).then(() => ({ status: "not served within 10 s" })),
+      ]);
+      expect(served.status).toBe(405);
+      const answers = await Promise.all(received);
+      expect(answers[0]).toBe(""); // closed to make room: the bridge said nothing to it
+      expect(answers.slice(1).map((text) => text.split("\r\n")[0])).toEqual(
+        Array(127).fill("HTTP/1.1 408 Request Timeout"),
+      );
+    } finally {
+      clearInterval(drip);
+      slow.forEach((socket) => socket.destroy());
+      expect(await bridge.stop()).toBe(143);
+    }
+  },
+  60_000,
+);
 
 /** Sends one request on a connection of its own, which then never reads what comes back. */
 function postAndNeverRead(bridge: Bridge, session: string, message: unknown): Socket {
   const body = JSON.stringify(message);
-  const lines = ["POST /mcp HTTP/1.1", "Host: localhost", `Content-Type: ${JSON_HEADERS["content-type"]}`, `Accept: ${JSON_HEADERS.accept}`, `Mcp-Session-Id: ${session}`];
-  const socket = connect(Number(new URL(bridge.url).port), "127.0.0.1", () => socket.write(`${[...lines, `Content-Length: ${body.length}`].join("\r\n")}\r\n\r\n${body}`));
+  const lines = [
+    "POST /mcp HTTP/1.1",
+    "Host: localhost",
+    `Content-Type: ${JSON_HEADERS["content-type"]}`,
+    `Accept: ${JSON_HEADERS.accept}`,
+    `Mcp-Session-Id: ${session}`,
+  ];
+  const socket = connect(Number(new URL(bridge.url).port), "127.0.0.1", () =>
+    socket.write(`${[...lines, `Content-Length: ${body.length}`].join("\r\n")}\r\n\r\n${body}`),
+  );
   return socket.on("error", () => {}).pause();
 }
 
-test.concurrent("a client that never reads its answer holds the server's stdout, not the bridge's memory; after 10 s its session ends", async () => {
-  const bridge = await startBridge();
-  const session = await bridge.open();
-  const pid = bridge.serverPids().at(-1)!;
-  // 64 events of 1 MiB: more than the socket buffers between the bridge and the client hold.
-  const socket = postAndNeverRead(bridge, session, call(1, "flood", { events: 64, bytes: 1024 * 1024 }, { progressToken: "f" }));
-  try {
-    const other = await bridge.open();
-    expect(await (await bridge.post(ping(3), other)).json()).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
-    await until(() => bridge.stderr.some((line) => line.endsWith("stderr: flooded") || line.includes("took nothing of its answer")));
-    expect(bridge.stderr.filter((line) => line.endsWith("stderr: flooded"))).toEqual([]); // the server was still blocked writing
-    expect(bridge.stderr).toContainEqual(expect.stringMatching(/^\[bridge\] session \d+: a client took nothing of its answer for 10000 ms; stopping the server$/));
-    const name = /(session \d+): started/.exec(bridge.stderr.find((line) => line.includes(session))!)![1];
-    await until(() => bridge.stderr.some((line) => line.startsWith(`[bridge] ${name}: the server `) && line.endsWith("; the session ends")));
-    expect(await leftInGroups([pid])).toEqual([]);
-    expect((await bridge.post(ping(4), session)).status).toBe(404);
-    expect((await bridge.post(ping(5), other)).status).toBe(200);
-  } finally {
-    socket.destroy();
-    expect(await bridge.stop()).toBe(143);
-  }
-}, 60_000);
-
-test.concurrent("clients that do not read hold at most 64 MiB of the bridge together: past it, the one waiting longest ends first", async () => {
-  const bridge = await startBridge();
-  const flood = (id: number) => call(id, "flood", { events: 1, bytes: 15 * 1024 * 1024 }, { progressToken: id });
-  const sockets: Socket[] = [];
-  const stopped = () => bridge.stderr.filter((line) => line.includes("stopping the server"));
-  try {
-    // One after the other: each client's 15 MiB event has reached the bridge ("flooded") before the next one asks.
-    const names: string[] = [];
-    for (let id = 1; id <= 8 && stopped().length === 0; id++) {
-      const session = await bridge.open();
-      names.push(/(session \d+): started/.exec(bridge.stderr.find((line) => line.includes(session))!)![1]!);
-      sockets.push(postAndNeverRead(bridge, session, flood(id)));
-      await until(() => bridge.stderr.filter((line) => line.endsWith("stderr: flooded")).length === id);
+test.concurrent(
+  "a client that never reads its answer holds the server's stdout, not the bridge's memory; after 10 s its session ends",
+  async () => {
+    const bridge = await startBridge();
+    const session = await bridge.open();
+    const pid = bridge.serverPids().at(-1)!;
+    // 64 events of 1 MiB: more than the socket buffers between the bridge and the client hold.
+    const socket = postAndNeverRead(
+      bridge,
+      session,
+      call(1, "flood", { events: 64, bytes: 1024 * 1024 }, { progressToken: "f" }),
+    );
+    try {
+      const other = await bridge.open();
+      expect(await (await bridge.post(ping(3), other)).json()).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+      await until(() =>
+        bridge.stderr.some((line) => line.endsWith("stderr: flooded") || line.includes("took nothing of its answer")),
+      );
+      // the server was still blocked writing
+      expect(bridge.stderr.filter((line) => line.endsWith("stderr: flooded"))).toEqual([]);
+      expect(bridge.stderr).toContainEqual(
+        expect.stringMatching(
+          /^\[bridge\] session \d+: a client took nothing of its answer for 10000 ms; stopping the server$/,
+        ),
+      );
+      const name = /(session \d+): started/.exec(bridge.stderr.find((line) => line.includes(session))!)![1];
+      await until(() =>
+        bridge.stderr.some(
+          (line) => line.startsWith(`[bridge] ${name}: the server `) && line.endsWith("; the session ends"),
+        ),
+      );
+      expect(await leftInGroups([pid])).toEqual([]);
+      expect((await bridge.post(ping(4), session)).status).toBe(404);
+      expect((await bridge.post(ping(5), other)).status).toBe(200);
+    } finally {
+      socket.destroy();
+      expect(await bridge.stop()).toBe(143);
     }
-    await until(() => stopped().length > 0);
-    const [, name, held] = /^\[bridge\] (session \d+): clients that are not reading hold (\d+) MiB, over the bridge's 64 MiB; this one has waited longest: stopping the server$/.exec(stopped()[0]!) ?? [];
-    expect([name, Number(held)]).toEqual([names[0], expect.any(Number)]);
-    expect(Number(held)).toBeGreaterThan(64);
-    // A client that reads gets its whole answer, and the bridge stops whoever waits longest to make room for it.
-    const reader = await bridge.open();
-    const answer = await (await bridge.post(flood(99), reader)).text();
-    expect(answer).toContain(`"text":"flooded"`);
-    expect(answer.length).toBeGreaterThan(15 * 1024 * 1024);
-    expect(stopped().every((line) => line.includes("clients that are not reading"))).toBe(true); // none waited out its 10 s
-  } finally {
-    sockets.forEach((socket) => socket.destroy());
-    expect(await bridge.stop()).toBe(143);
-  }
-}, 60_000);
+  },
+  60_000,
+);
+
+test.concurrent(
+  "clients that do not read hold at most 64 MiB of the bridge together: past it, the one waiting longest ends first",
+  async () => {
+    const bridge = await startBridge();
+    const flood = (id: number) => call(id, "flood", { events: 1, bytes: 15 * 1024 * 1024 }, { progressToken: id });
+    const sockets: Socket[] = [];
+    const stopped = () => bridge.stderr.filter((line) => line.includes("stopping the server"));
+    try {
+      // One after the other: each client's 15 MiB event has reached the bridge ("flooded") before the next one asks.
+      const names: string[] = [];
+      for (let id = 1; id <= 8 && stopped().length === 0; id++) {
+        const session = await bridge.open();
+        names.push(/(session \d+): started/.exec(bridge.stderr.find((line) => line.includes(session))!)![1]!);
+        sockets.push(postAndNeverRead(bridge, session, flood(id)));
+        await until(() => bridge.stderr.filter((line) => line.endsWith("stderr: flooded")).length === id);
+      }
+      await until(() => stopped().length > 0);
+      const [, name, held] =
+        /^\[bridge\] (session \d+): clients that are not reading hold (\d+) MiB, over the bridge's 64 MiB; this one has waited longest: stopping the server$/.exec(
+          stopped()[0]!,
+        ) ?? [];
+      expect([name, Number(held)]).toEqual([names[0], expect.any(Number)]);
+      expect(Number(held)).toBeGreaterThan(64);
+      // A client that reads gets its whole answer, and the bridge stops whoever waits longest to make room for it.
+      const reader = await bridge.open();
+      const answer = await (await bridge.post(flood(99), reader)).text();
+      expect(answer).toContain(`"text":"flooded"`);
+      expect(answer.length).toBeGreaterThan(15 * 1024 * 1024);
+      // none waited out its 10 s
+      expect(stopped().every((line) => line.includes("clients that are not reading"))).toBe(true);
+    } finally {
+      sockets.forEach((socket) => socket.destroy());
+      expect(await bridge.stop()).toBe(143);
+    }
+  },
+  60_000,
+);

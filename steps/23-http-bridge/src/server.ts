@@ -1,12 +1,22 @@
-// Step 23's bridge: any stdio MCP server, served over Streamable HTTP (2025-11-25, with sessions) with node's http module.
-// `server.ts [--port N] [-- <stdio server command…>]`. It forwards messages by their envelope and never reads a method.
+// Step 23's bridge: any stdio MCP server, served over Streamable HTTP (2025-11-25, with sessions) with node's http
+// module. `server.ts [--port N] [-- <stdio server command…>]`. It forwards messages by their envelope and never reads a
+// method.
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { Answer, type Message } from "./answer.ts";
 import { boundConnections, TIMEOUTS } from "./connections.ts";
-import { checkLocal, checkPostHeaders, checkVersion, header, parseMessage, readBody, Refusal, targetPath } from "./checks.ts";
+import {
+  checkLocal,
+  checkPostHeaders,
+  checkVersion,
+  header,
+  parseMessage,
+  readBody,
+  Refusal,
+  targetPath,
+} from "./checks.ts";
 import { roleProgram } from "./roles.ts";
 import { Session } from "./session.ts";
 
@@ -16,7 +26,9 @@ const log = (line: string) => console.error(`[bridge] ${line}`);
 
 //#region arguments
 const args = process.argv.slice(2);
-const [options, given] = args.includes("--") ? [args.slice(0, args.indexOf("--")), args.slice(args.indexOf("--") + 1)] : [args, []];
+const [options, given] = args.includes("--")
+  ? [args.slice(0, args.indexOf("--")), args.slice(args.indexOf("--") + 1)]
+  : [args, []];
 const port = options[0] === "--port" ? Number(options[1]) : 0; // 0: the system picks a free port
 if (!(options.length === 0 || (options.length === 2 && Number.isInteger(port) && port >= 0 && port < 65536))) {
   console.error("usage: server.ts [--port N] [-- <stdio server command…>]");
@@ -26,7 +38,13 @@ if (!(options.length === 0 || (options.length === 2 && Number.isInteger(port) &&
 function tutorialServer(): string[] {
   const sandbox = mkdtempSync(path.join(tmpdir(), "learn-mcp-23-"));
   process.on("exit", () => rmSync(sandbox, { recursive: true, force: true }));
-  return [process.execPath, "--import", import.meta.resolve("tsx"), roleProgram("SDK server, every stdio feature"), sandbox];
+  return [
+    process.execPath,
+    "--import",
+    import.meta.resolve("tsx"),
+    roleProgram("SDK server, every stdio feature"),
+    sandbox,
+  ];
 }
 const command = given.length > 0 ? given : tutorialServer();
 //#endregion
@@ -85,7 +103,8 @@ async function handlePost(request: IncomingMessage, response: ServerResponse): P
   const busy = session.busy();
   if (busy !== undefined) throw new Refusal(503, busy);
   const headers = { "mcp-session-id": session.id };
-  if (message.method !== undefined && message.id !== undefined) return session.request(message, body, new Answer(response, message.id, headers));
+  if (message.method !== undefined && message.id !== undefined)
+    return session.request(message, body, new Answer(response, message.id, headers));
   // A notification, or the client's answer to a server's request: nothing comes back for it.
   session.send(message, body);
   response.writeHead(202, headers).end();
@@ -115,11 +134,17 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     throw new Refusal(405, "this bridge opens no stream for GET", -32000, { allow: "POST, DELETE" });
   } catch (error) {
     if (!(error instanceof Refusal)) log(`internal error: ${String(error).split("\n")[0]}`); // one line, no stack
-    const { status, code, message, headers } = error instanceof Refusal ? error : new Refusal(500, "Internal error", -32603);
+    const { status, code, message, headers } =
+      error instanceof Refusal ? error : new Refusal(500, "Internal error", -32603);
     if (response.headersSent) return void response.end();
     const body = JSON.stringify({ jsonrpc: "2.0", id: null, error: { code, message } });
     const close = status === 413 ? { connection: "close" } : {};
-    response.writeHead(status, { ...headers, ...close, "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+    response.writeHead(status, {
+      ...headers,
+      ...close,
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+    });
     if (status !== 413) return void response.end(body);
     // A body over the bound may never end: the answer goes whole, and ending it (node then closes the connection) waits
     // a second, the rest thrown away unread until then: closing a socket with data unread resets it, and the client
@@ -133,18 +158,27 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
 
 //#region listen
 // requireHostHeader off: a missing Host gets checkLocal's JSON-RPC error, as every other refusal, not node's bare 400.
-const http = createServer({ ...TIMEOUTS, requireHostHeader: false }, (request, response) => void handle(request, response));
+const http = createServer(
+  { ...TIMEOUTS, requireHostHeader: false },
+  (request, response) => void handle(request, response),
+);
 // Each connection may carry a body of up to 4 MiB: their number bounds what the bridge reads before it can refuse.
 boundConnections(http);
 http.on("error", (error) => {
   console.error(`cannot listen: ${error.message}`);
   process.exit(1);
 });
-http.listen(port, "127.0.0.1", () => console.error(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`));
+http.listen(port, "127.0.0.1", () =>
+  console.error(`listening on http://127.0.0.1:${(http.address() as { port: number }).port}/mcp`),
+);
 
 // A signal stops every child's whole process group before the bridge goes: nothing is left behind.
 let stopping = false;
-for (const [signal, status] of [["SIGINT", 130], ["SIGTERM", 143], ["SIGHUP", 129]] as const) {
+for (const [signal, status] of [
+  ["SIGINT", 130],
+  ["SIGTERM", 143],
+  ["SIGHUP", 129],
+] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;

@@ -1,5 +1,6 @@
 // One session of the bridge: one stdio server process, and the HTTP answers still waiting on it, found by request id.
-// The bridge reads only the envelope of each message (id, method, progressToken); what the methods mean is not its business.
+// The bridge reads only the envelope of each message (id, method, progressToken); what the methods mean is not its
+// business.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Answer, Message } from "./answer.ts";
@@ -22,7 +23,8 @@ const key = (id: Message["id"]) => JSON.stringify(id);
 /** Bytes in whole MiB, for a log line. */
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
-// Every session's answers that their clients are not taking, the one waiting longest first: a Map keeps insertion order.
+// Every session's answers that their clients are not taking, the one waiting longest first: a Map keeps insertion
+// order.
 const unread = new Map<Answer, Session>();
 
 export class Session {
@@ -41,7 +43,12 @@ export class Session {
   readonly pid: number | undefined;
 
   //#region start
-  constructor(readonly name: string, command: string[], readonly log: (line: string) => void, onEnd: () => void) {
+  constructor(
+    readonly name: string,
+    command: string[],
+    readonly log: (line: string) => void,
+    onEnd: () => void,
+  ) {
     // detached: the child leads its own process group, so stop() reaches whatever it started too.
     this.#child = spawn(command[0]!, command.slice(1), { stdio: "pipe", detached: true });
     this.pid = this.#child.pid;
@@ -56,12 +63,18 @@ export class Session {
         resolve();
       };
       this.#child.on("error", (error) => end(`could not be started: ${error.message}`));
-      // "close", not "exit": it comes after the last stdout bytes, so an answer written just before exiting still counts.
+      // "close", not "exit": it comes after the last stdout bytes, so an answer written just before exiting still
+      // counts.
       this.#child.on("close", (code, signal) => end(signal ? `was killed by ${signal}` : `exited with code ${code}`));
     });
     this.#child.stdin.on("error", () => {}); // EPIPE when the child just died; its exit says so
     this.#child.stdout.on("data", (chunk: Buffer) => this.#read(chunk));
-    this.#child.stderr.setEncoding("utf8").on("data", (text: string) => text.trimEnd().split("\n").forEach((line) => this.log(`${name} stderr: ${line}`)));
+    this.#child.stderr.setEncoding("utf8").on("data", (text: string) =>
+      text
+        .trimEnd()
+        .split("\n")
+        .forEach((line) => this.log(`${name} stderr: ${line}`)),
+    );
   }
   //#endregion
 
@@ -78,7 +91,10 @@ export class Session {
     return undefined;
   }
 
-  /** Sends a client's request, as `body`, to the child; `answer` gets its response, or the notifications that belong to it. */
+  /**
+   * Sends a client's request, as `body`, to the child; `answer` gets its response, or the notifications that belong to
+   * it.
+   */
   request(message: Message, body: Buffer, answer: Answer): void {
     const id = key(message.id);
     if (this.#pending.has(id)) return answer.fail(-32600, `request id ${id} is already in flight`);
@@ -95,7 +111,9 @@ export class Session {
   send(message: Message, body?: Buffer): void {
     if (this.ended) return;
     this.#lastUsed = performance.now();
-    this.#child.stdin.write(body !== undefined && !body.includes(10) ? Buffer.concat([body, NEWLINE]) : `${JSON.stringify(message)}\n`);
+    this.#child.stdin.write(
+      body !== undefined && !body.includes(10) ? Buffer.concat([body, NEWLINE]) : `${JSON.stringify(message)}\n`,
+    );
   }
   //#endregion
 
@@ -124,7 +142,9 @@ export class Session {
   //#endregion
 
   //#region route
-  /** An answer goes to the POST that asked, as the line it came in; a notification to the request it belongs to, if any. */
+  /**
+   * An answer goes to the POST that asked, as the line it came in; a notification to the request it belongs to, if any.
+   */
   #route(line: string): void {
     let message: Message;
     try {
@@ -144,7 +164,11 @@ export class Session {
     if (message.id !== undefined) {
       // A request from the server with no single request in flight has no stream to take: say no at once, not never.
       this.log(`${this.name}: refused the server's request ${message.method}`);
-      return this.send({ jsonrpc: "2.0", id: message.id, error: { code: -32601, message: "no single request in flight to carry this one to the client" } });
+      return this.send({
+        jsonrpc: "2.0",
+        id: message.id,
+        error: { code: -32601, message: "no single request in flight to carry this one to the client" },
+      });
     }
     this.log(`${this.name}: dropped ${message.method}, which belongs to no request in flight`);
   }
@@ -157,7 +181,9 @@ export class Session {
     }
     // A log line, or a request from the server (sampling, elicitation, roots), names no request of the client's:
     // it is only known to belong to one when a single request is in flight.
-    return (message.method === "notifications/message" || message.id !== undefined) && pending.length === 1 ? pending[0] : undefined;
+    return (message.method === "notifications/message" || message.id !== undefined) && pending.length === 1
+      ? pending[0]
+      : undefined;
   }
   //#endregion
 
@@ -230,7 +256,10 @@ function keepToBudget(): void {
   for (const session of unread.values()) {
     const held = [...unread.keys()].reduce((sum, answer) => sum + answer.held(), 0);
     if (held <= MAX_UNREAD_BYTES) return;
-    session.log(`${session.name}: clients that are not reading hold ${mib(held)} MiB, over the bridge's ${mib(MAX_UNREAD_BYTES)} MiB; this one has waited longest: stopping the server`);
+    session.log(
+      `${session.name}: clients that are not reading hold ${mib(held)} MiB, over the bridge's ` +
+        `${mib(MAX_UNREAD_BYTES)} MiB; this one has waited longest: stopping the server`,
+    );
     void session.stop();
   }
 }

@@ -1,5 +1,5 @@
-// count_slowly: a tool that takes its time, to show what a long call needs. It reports progress when the request carries
-// a progressToken, logs through notifications/message, and stops as soon as the client cancels the request.
+// count_slowly: a tool that takes its time, to show what a long call needs. It reports progress when the request
+// carries a progressToken, logs through notifications/message, and stops as soon as the client cancels the request.
 import type { CallToolResult, McpServer, ServerContext } from "@modelcontextprotocol/server";
 import { setTimeout as sleep } from "node:timers/promises";
 import * as z from "zod";
@@ -21,7 +21,10 @@ async function countSlowly(to: number, ctx: ServerContext): Promise<CallToolResu
     await log("debug", `counted ${count}`);
     const progressToken = _meta?.progressToken;
     if (progressToken !== undefined) {
-      await notify({ method: "notifications/progress", params: { progressToken, progress: count, total: to, message: `counted ${count} of ${to}` } });
+      await notify({
+        method: "notifications/progress",
+        params: { progressToken, progress: count, total: to, message: `counted ${count} of ${to}` },
+      });
     }
   }
   await log("info", `counted to ${to}`);
@@ -32,7 +35,8 @@ export function registerCountSlowly(server: McpServer): void {
   server.registerTool(
     "count_slowly",
     {
-      description: `Counts from 1 to \`to\`, one number every ${STEP_MS} ms, reporting progress and logging as it goes.`,
+      description:
+        `Counts from 1 to \`to\`, one number every ${STEP_MS} ` + `ms, reporting progress and logging as it goes.`,
       inputSchema: z.strictObject({ to: z.number().int().min(1).max(100) }),
     },
     ({ to }, ctx) => countSlowly(to, ctx),

@@ -10,11 +10,15 @@ import { progressBar } from "./progress-bar.ts";
 
 //#region start
 const program = fileURLToPath(new URL("./server.ts", import.meta.url));
-const server = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0"], { stdio: ["ignore", "ignore", "pipe"] });
+const server = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0"], {
+  stdio: ["ignore", "ignore", "pipe"],
+});
 process.once("exit", () => server.kill()); // even if the demo fails: a server it started must not outlive it
 const stderr: string[] = [];
 const listening = new Promise<string>((resolve, reject) => {
-  createInterface({ input: server.stderr }).on("line", (line) => (line.startsWith("listening on ") ? resolve(line) : stderr.push(line)));
+  createInterface({ input: server.stderr }).on("line", (line) =>
+    line.startsWith("listening on ") ? resolve(line) : stderr.push(line),
+  );
   server.on("exit", (code) => reject(new Error(`the server exited with code ${code}`)));
 });
 const url = (await listening).replace("listening on ", "");
@@ -32,7 +36,10 @@ const modes: [string, NonNullable<ClientOptions["versionNegotiation"]>["mode"]][
 for (const [label, mode] of modes) {
   const client = new Client({ name: "learn-mcp-24-demo", version: "0.1.0" }, { versionNegotiation: { mode } });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  console.log(`${label}: ${client.getProtocolEra()} era, protocol ${client.getNegotiatedProtocolVersion()}, server ${client.getServerVersion()?.name}`);
+  console.log(
+    `${label}: ${client.getProtocolEra()} era, protocol ` +
+      `${client.getNegotiatedProtocolVersion()}, server ${client.getServerVersion()?.name}`,
+  );
 
   const bar = progressBar();
   const progressToken = `count-${label.split(" ")[0]}`;
@@ -58,7 +65,11 @@ function send(what: string, method: string, headers: Record<string, string>, bod
       response.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
       response.on("end", () => {
         const { error } = JSON.parse(text) as { error: { code: number; message: string } };
-        resolve(console.log(`${what.padEnd(40)} -> ${response.statusCode} ${response.statusMessage}: ${error.code} ${error.message}`));
+        resolve(
+          console.log(
+            `${what.padEnd(40)} -> ${response.statusCode} ${response.statusMessage}: ${error.code} ${error.message}`,
+          ),
+        );
       });
     });
     request.on("error", reject);

@@ -1,5 +1,5 @@
-// The MCP server the HTTP steps serve: add, and chapter 16's count_slowly, which reports progress and logs.
-// Over HTTP the SDK asks for a factory, not a server: it may build one McpServer per request, so nothing lives in between.
+// The MCP server the HTTP steps serve: add, and chapter 16's count_slowly, which reports progress and logs. Over HTTP
+// the SDK asks for a factory, not a server: it may build one McpServer per request, so nothing lives in between.
 import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { registerCountSlowly } from "./count-slowly.ts";
@@ -9,7 +9,10 @@ export function createServer(): McpServer {
   const server = new McpServer({ name: "learn-mcp-http", version: "0.1.0" }, { capabilities: { logging: {} } });
   server.registerTool(
     "add",
-    { description: "Adds two numbers and returns the sum.", inputSchema: z.strictObject({ a: z.number(), b: z.number() }) },
+    {
+      description: "Adds two numbers and returns the sum.",
+      inputSchema: z.strictObject({ a: z.number(), b: z.number() }),
+    },
     ({ a, b }) => ({ content: [{ type: "text", text: String(a + b) }] }),
   );
   registerCountSlowly(server);

@@ -1,6 +1,11 @@
 // Step 24: an McpServer served over Streamable HTTP with the SDK's own pieces, on node's http module.
 // `server.ts [--port N]`. createMcpHandler answers both eras; local-only.ts and limits.ts stand in front of it.
-import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type RequestListener,
+  type ServerResponse,
+} from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { BodyBudget, boundConnections, TIMEOUTS } from "./limits.ts";
@@ -22,15 +27,28 @@ if (!(port >= 0 && port < 65536)) {
 // A refusal in the shape of the SDK's own: a JSON-RPC error with id null. The connection closes, so no body is read.
 function refuse(response: ServerResponse, status: number, message: string): void {
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
+  response
+    .writeHead(status, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      connection: "close",
+    })
+    .end(body);
 }
 
-// The path of an origin-form target ("/mcp?x": one "/" first), or undefined, answered 400 instead of ending the process:
-// new URL throws on `//%` or `//[` and reads `//evil/mcp` as a host's /mcp; a full URL or `*` is not served either.
-const pathOf = (target = "/") => (/^\/(?!\/)/.test(target) && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
+// The path of an origin-form target ("/mcp?x": one "/" first), or undefined, answered 400 instead of ending the
+// process: new URL throws on `//%` or `//[` and reads `//evil/mcp` as a host's /mcp; a full URL or `*` is not served
+// either.
+const pathOf = (target = "/") =>
+  /^\/(?!\/)/.test(target) && URL.canParse(target, "http://localhost")
+    ? new URL(target, "http://localhost").pathname
+    : undefined;
 
 /** Trust in order: where a request comes from, its path, the room to read its body; then `mcp`, the MCP handler. */
-function listener(name: string, mcp: (request: IncomingMessage, response: ServerResponse) => Promise<void>): RequestListener {
+function listener(
+  name: string,
+  mcp: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+): RequestListener {
   const bodies = new BodyBudget();
   // Whatever throws becomes a 500 and one line on stderr: no stack reaches the client, and the process keeps serving.
   const fail = (response: ServerResponse, error: Error) => {

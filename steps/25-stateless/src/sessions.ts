@@ -9,7 +9,8 @@ const refuse = (status: number, message: string): Response =>
   Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
 
 export class Sessions {
-  // A Map keeps the order in which keys were set; each request sets its session again, so the first is the least recently used.
+  // A Map keeps the order in which keys were set; each request sets its session again, so the first is the least
+  // recently used.
   readonly #open = new Map<string, WebStandardStreamableHTTPServerTransport>();
 
   constructor(private readonly factory: () => McpServer) {}
@@ -35,7 +36,8 @@ export class Sessions {
     });
     await this.factory().connect(transport);
     const response = await transport.handleRequest(request); // anything but initialize is refused here, with 400
-    if (transport.sessionId === undefined) await transport.close(); // no session was opened: nothing to keep
+    if (transport.sessionId === undefined)
+      await transport.close(); // no session was opened: nothing to keep
     else if (this.#open.size > MAX_SESSIONS) await this.#endLeastRecent();
     return response;
   }

@@ -16,9 +16,14 @@ beforeEach(() => {
   writeFileSync(file, "");
   // Only the two calls registerBoard makes, so that the test calls the tool and reads the resource directly.
   const server = {
-    registerTool: (_name: string, _config: unknown, tool: (args: { text: string }) => unknown) => void (post = (text) => tool({ text })),
-    registerResource: (_name: string, _uri: string, _metadata: unknown, read: (uri: URL) => { contents: { text: string }[] }) =>
-      void (shown = () => read(new URL(BOARD_URI)).contents[0]!.text.split("\n").filter(Boolean)),
+    registerTool: (_name: string, _config: unknown, tool: (args: { text: string }) => unknown) =>
+      void (post = (text) => tool({ text })),
+    registerResource: (
+      _name: string,
+      _uri: string,
+      _metadata: unknown,
+      read: (uri: URL) => { contents: { text: string }[] },
+    ) => void (shown = () => read(new URL(BOARD_URI)).contents[0]!.text.split("\n").filter(Boolean)),
   };
   registerBoard(server as unknown as McpServer, { file, changed: () => {} });
 });
@@ -43,7 +48,10 @@ it("keeps the file under MAX_BOARD_BYTES however much is posted, and shows the l
 it("starts a new file at the next post when the board has grown past the bound", () => {
   truncateSync(file, 3 * 1024 ** 3); // 3 GiB, sparse: more than node reads into one string
   post("after the gap");
-  expect([statSync(`${file}.1`).size, shown()]).toEqual([3 * 1024 ** 3 + JSON.stringify("after the gap").length + 1, []]);
+  expect([statSync(`${file}.1`).size, shown()]).toEqual([
+    3 * 1024 ** 3 + JSON.stringify("after the gap").length + 1,
+    [],
+  ]);
   post("hello");
   expect(shown()).toEqual(["hello"]);
 });

@@ -16,21 +16,39 @@ export interface Board {
 }
 
 // a+ makes the file anew when a post has just moved it; until posts come, the board shows fewer messages.
-const latest = (file: string) => readFileSync(file, { encoding: "utf8", flag: "a+" }).split("\n").filter(Boolean).slice(-SHOWN);
+const latest = (file: string) =>
+  readFileSync(file, { encoding: "utf8", flag: "a+" }).split("\n").filter(Boolean).slice(-SHOWN);
 
 export function registerBoard(server: McpServer, board: Board): void {
   server.registerTool(
     "post_message",
-    { description: "Posts a message on the shared board.", inputSchema: z.strictObject({ text: z.string().min(1).max(500) }) },
+    {
+      description: "Posts a message on the shared board.",
+      inputSchema: z.strictObject({ text: z.string().min(1).max(500) }),
+    },
     ({ text }) => {
       appendFileSync(board.file, `${JSON.stringify(text)}\n`); // one short append: whole lines, whichever worker writes
       // Two workers may both find it over the bound: the second then moves a new, short file, and a few posts are lost.
-      if ((statSync(board.file, { throwIfNoEntry: false })?.size ?? 0) > MAX_BOARD_BYTES) renameSync(board.file, `${board.file}.1`);
+      if ((statSync(board.file, { throwIfNoEntry: false })?.size ?? 0) > MAX_BOARD_BYTES)
+        renameSync(board.file, `${board.file}.1`);
       board.changed();
       return { content: [{ type: "text", text: "Posted." }] };
     },
   );
-  server.registerResource("board", BOARD_URI, { title: `The board's latest ${SHOWN} messages`, mimeType: "text/plain" }, (uri) => ({
-    contents: [{ uri: uri.href, mimeType: "text/plain", text: latest(board.file).map((line) => JSON.parse(line) as string).join("\n") }],
-  }));
+  server.registerResource(
+    "board",
+    BOARD_URI,
+    { title: `The board's latest ${SHOWN} messages`, mimeType: "text/plain" },
+    (uri) => ({
+      contents: [
+        {
+          uri: uri.href,
+          mimeType: "text/plain",
+          text: latest(board.file)
+            .map((line) => JSON.parse(line) as string)
+            .join("\n"),
+        },
+      ],
+    }),
+  );
 }

@@ -16,7 +16,10 @@ vi.setConfig({ testTimeout: 60_000 }); // a cluster of tsx processes starts slow
 
 // detached: the primary leads a process group of its own, which its workers join; the tests check that group.
 async function startServer(args = ["--port", "0", "--workers", "2"]) {
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, ...args], { stdio: ["ignore", "ignore", "pipe"], detached: true });
+  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+  });
   const stderr: string[] = [];
   const exited = once(child, "exit") as Promise<[number | null]>;
   const url = await new Promise<string | null>((resolve) => {
@@ -31,17 +34,45 @@ async function startServer(args = ["--port", "0", "--workers", "2"]) {
   return { url: url!, child, stderr, exited, workerPids, boardFolder };
 }
 
-const ENVELOPE = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} };
-const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream", connection: "close" };
+const ENVELOPE = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+const JSON_HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+  connection: "close",
+};
 
 /** One request on a fresh connection: its status, the worker that answered, and the JSON-RPC answer (JSON or SSE). */
-async function post(url: string, method: string, params: Record<string, unknown>, headers: Record<string, string> = {}) {
+async function post(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  headers: Record<string, string> = {},
+) {
   const name = params.name ?? params.uri; // Mcp-Name carries the tool's name, or the resource's URI
-  const modern = "_meta" in params ? { "mcp-protocol-version": "2026-07-28", "mcp-method": method, ...(typeof name === "string" ? { "mcp-name": name } : {}) } : {};
-  const response = await fetch(url, { method: "POST", headers: { ...JSON_HEADERS, ...modern, ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const modern =
+    "_meta" in params
+      ? {
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": method,
+          ...(typeof name === "string" ? { "mcp-name": name } : {}),
+        }
+      : {};
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { ...JSON_HEADERS, ...modern, ...headers },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const text = await response.text();
   const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
-  return { status: response.status, worker: response.headers.get("x-served-by"), session: response.headers.get("mcp-session-id"), body: JSON.parse(json) as { result?: Record<string, unknown> } };
+  return {
+    status: response.status,
+    worker: response.headers.get("x-served-by"),
+    session: response.headers.get("mcp-session-id"),
+    body: JSON.parse(json) as { result?: Record<string, unknown> },
+  };
 }
 const add = (a: number) => ({ name: "add", arguments: { a, b: 40 }, _meta: ENVELOPE });
 
@@ -57,7 +88,9 @@ afterAll(async () => {
 describe("2026-07-28 requests land anywhere", () => {
   it("answers a burst of 16, each on its own connection, and both workers take part", async () => {
     const answers = await Promise.all(Array.from({ length: 16 }, (_, i) => post(server.url, "tools/call", add(i))));
-    answers.forEach((answer, i) => expect([answer.status, answer.body.result?.content]).toEqual([200, [{ type: "text", text: String(i + 40) }]]));
+    answers.forEach((answer, i) =>
+      expect([answer.status, answer.body.result?.content]).toEqual([200, [{ type: "text", text: String(i + 40) }]]),
+    );
     // The primary hands connections to whichever worker is free, so a burst may favor one; one at a time, both answer.
     const workers = new Set(answers.map((answer) => answer.worker));
     for (let i = 0; i < 20 && workers.size < 2; i++) workers.add((await post(server.url, "tools/call", add(i))).worker);
@@ -65,7 +98,11 @@ describe("2026-07-28 requests land anywhere", () => {
   });
 
   it("keeps the board in one place: what one worker writes, the other reads", async () => {
-    const written = await post(server.url, "tools/call", { name: "post_message", arguments: { text: "shared" }, _meta: ENVELOPE });
+    const written = await post(server.url, "tools/call", {
+      name: "post_message",
+      arguments: { text: "shared" },
+      _meta: ENVELOPE,
+    });
     let read;
     do read = await post(server.url, "resources/read", { uri: "board://messages", _meta: ENVELOPE });
     while (read.worker === written.worker);
@@ -93,21 +130,32 @@ describe("changes reach listeners in every worker", () => {
     let listenWorker = "";
     const noteWorker = (async (input: string | URL | Request, init?: RequestInit) => {
       const response = await fetch(input, init);
-      if (new Headers(init?.headers).get("mcp-method") === "subscriptions/listen") listenWorker = response.headers.get("x-served-by")!;
+      if (new Headers(init?.headers).get("mcp-method") === "subscriptions/listen")
+        listenWorker = response.headers.get("x-served-by")!;
       return response;
     }) as typeof fetch;
-    const listener = new Client({ name: "test", version: "0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    const listener = new Client(
+      { name: "test", version: "0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
     await listener.connect(new StreamableHTTPClientTransport(new URL(server.url), { fetch: noteWorker }));
     // Every post notifies the listener, once the bus carries it there: count them, and wait for one per post.
     let notified = 0;
-    listener.setNotificationHandler("notifications/resources/updated", ({ params }) => void (params.uri === "board://messages" && notified++));
+    listener.setNotificationHandler(
+      "notifications/resources/updated",
+      ({ params }) => void (params.uri === "board://messages" && notified++),
+    );
     const subscription = await listener.listen({ resourceSubscriptions: ["board://messages"] });
     expect(subscription.honoredFilter).toEqual({ resourceSubscriptions: ["board://messages"] });
 
     let posts = 0;
     let posted;
     do {
-      posted = await post(server.url, "tools/call", { name: "post_message", arguments: { text: "hello" }, _meta: ENVELOPE });
+      posted = await post(server.url, "tools/call", {
+        name: "post_message",
+        arguments: { text: "hello" },
+        _meta: ENVELOPE,
+      });
       posts++;
     } while (posted.worker === listenWorker);
     for (let waited = 0; waited < 5000 && notified < posts; waited += 50) await sleep(50);
@@ -121,16 +169,24 @@ describe("changes reach listeners in every worker", () => {
 testHostileRequests(() => server.url, { workers: 2 });
 
 describe.concurrent("starting and stopping", () => {
-  it.each([[["--workers", "17"]], [["--threads", "2"]], [["--workers"]], [["--port", "1e3"]]])("refuses %j with its usage and exit 64", async (args) => {
-    const bad = await startServer(args);
-    expect([(await bad.exited)[0], bad.stderr]).toEqual([64, ["usage: server.ts [--port N] [--workers N (1 to 16)]"]]);
-  });
+  it.each([[["--workers", "17"]], [["--threads", "2"]], [["--workers"]], [["--port", "1e3"]]])(
+    "refuses %j with its usage and exit 64",
+    async (args) => {
+      const bad = await startServer(args);
+      expect([(await bad.exited)[0], bad.stderr]).toEqual([
+        64,
+        ["usage: server.ts [--port N] [--workers N (1 to 16)]"],
+      ]);
+    },
+  );
 
   // One worker is enough: each worker listens, and fails, on its own; stopping the others is the next test's check.
   it("exits 1 when its port is taken: the workers cannot listen", async () => {
     const busy = await startServer(["--port", new URL(server.url).port, "--workers", "1"]);
     expect((await busy.exited)[0]).toBe(1);
-    expect(busy.stderr).toEqual(expect.arrayContaining([expect.stringMatching(/^\[worker \d\] cannot listen: .*EADDRINUSE/)]));
+    expect(busy.stderr).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^\[worker \d\] cannot listen: .*EADDRINUSE/)]),
+    );
   });
 
   it("stops the other worker and exits 1 when one dies", async () => {

@@ -3,7 +3,12 @@
 // `server.ts [--port N] [--workers N]`.
 import cluster from "node:cluster";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type RequestListener,
+  type ServerResponse,
+} from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { toNodeHandler } from "@modelcontextprotocol/node";
@@ -19,8 +24,10 @@ import { Sessions } from "./sessions.ts";
 const args = process.argv.slice(2);
 // --port and --workers, each followed by a whole number, in any order; anything else is a usage error.
 const pairs = new Map(args.flatMap((arg, i) => (i % 2 === 0 ? [[arg, args[i + 1] ?? ""] as const] : [])));
-const known = [...pairs.keys()].every((name) => name === "--port" || name === "--workers") && pairs.size * 2 === args.length;
-const option = (name: string, fallback: number) => (pairs.has(name) ? (/^\d+$/.test(pairs.get(name)!) ? Number(pairs.get(name)) : -1) : fallback);
+const known =
+  [...pairs.keys()].every((name) => name === "--port" || name === "--workers") && pairs.size * 2 === args.length;
+const option = (name: string, fallback: number) =>
+  pairs.has(name) ? (/^\d+$/.test(pairs.get(name)!) ? Number(pairs.get(name)) : -1) : fallback;
 const port = option("--port", 0); // 0: the system picks a free port, and every worker shares it
 const workers = option("--workers", 2);
 if (!known || !(port >= 0 && port < 65536) || !(workers >= 1 && workers <= 16)) {
@@ -73,15 +80,28 @@ function primary(): void {
 // A refusal in the shape of the SDK's own: a JSON-RPC error with id null. The connection closes, so no body is read.
 function refuse(response: ServerResponse, status: number, message: string): void {
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
-  response.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" }).end(body);
+  response
+    .writeHead(status, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      connection: "close",
+    })
+    .end(body);
 }
 
-// The path of an origin-form target ("/mcp?x": one "/" first), or undefined, answered 400 instead of ending the process:
-// new URL throws on `//%` or `//[` and reads `//evil/mcp` as a host's /mcp; a full URL or `*` is not served either.
-const pathOf = (target = "/") => (/^\/(?!\/)/.test(target) && URL.canParse(target, "http://localhost") ? new URL(target, "http://localhost").pathname : undefined);
+// The path of an origin-form target ("/mcp?x": one "/" first), or undefined, answered 400 instead of ending the
+// process: new URL throws on `//%` or `//[` and reads `//evil/mcp` as a host's /mcp; a full URL or `*` is not served
+// either.
+const pathOf = (target = "/") =>
+  /^\/(?!\/)/.test(target) && URL.canParse(target, "http://localhost")
+    ? new URL(target, "http://localhost").pathname
+    : undefined;
 
 /** Trust in order: where a request comes from, its path, the room to read its body; then `mcp`, the MCP handler. */
-function listener(name: string, mcp: (request: IncomingMessage, response: ServerResponse) => Promise<void>): RequestListener {
+function listener(
+  name: string,
+  mcp: (request: IncomingMessage, response: ServerResponse) => Promise<void>,
+): RequestListener {
   const bodies = new BodyBudget();
   // Whatever throws becomes a 500 and one line on stderr: no stack reaches the client, and the process keeps serving.
   const fail = (response: ServerResponse, error: Error) => {
@@ -112,7 +132,11 @@ function worker(): void {
   const name = `worker ${cluster.worker!.id}`;
   const board = { file: process.env.LEARN_MCP_BOARD!, changed: () => modern.notify.resourceUpdated(BOARD_URI) };
   // The bus is what the cluster needs: listen streams hear of changes made in any worker.
-  const modern = createMcpHandler(() => createServer(board, true), { legacy: "reject", bus: new ClusterEventBus(), onerror: (error) => console.error(`[${name}] ${error.message}`) });
+  const modern = createMcpHandler(() => createServer(board, true), {
+    legacy: "reject",
+    bus: new ClusterEventBus(),
+    onerror: (error) => console.error(`[${name}] ${error.message}`),
+  });
   const sessions = new Sessions(() => createServer(board, false));
   const mcp = toNodeHandler({
     fetch: async (request) => ((await isLegacyRequest(request)) ? sessions.handle(request) : modern.fetch(request)),

@@ -13,10 +13,14 @@ import { checkLocal } from "./local-only.ts";
 // tokenTtl: the access tokens' lifetime in seconds; the demo makes it short, to show a refresh.
 function readArguments(): { port: number; tokenTtl: number } {
   try {
-    const options = { port: { type: "string", default: "0" }, "token-ttl": { type: "string", default: "300" } } as const;
+    const options = {
+      port: { type: "string", default: "0" },
+      "token-ttl": { type: "string", default: "300" },
+    } as const;
     const { values } = parseArgs({ options });
     const [port, tokenTtl] = [Number(values.port), Number(values["token-ttl"])];
-    if (Number.isInteger(port) && port >= 0 && port < 65536 && Number.isInteger(tokenTtl) && tokenTtl > 0) return { port, tokenTtl };
+    if (Number.isInteger(port) && port >= 0 && port < 65536 && Number.isInteger(tokenTtl) && tokenTtl > 0)
+      return { port, tokenTtl };
   } catch {
     // an unknown option, or one without its value
   }
@@ -41,8 +45,8 @@ const { default: Provider, errors } = await import("oidc-provider");
 const USER = "demo-user"; // the one account; a real server would log its user in here
 const MCP_SCOPE = "mcp";
 
-// A key pair made at each start: tokens from an earlier run, or signed by anyone else, do not verify. Its id (kid) is its
-// RFC 7638 thumbprint, which names it in each token's header.
+// A key pair made at each start: tokens from an earlier run, or signed by anyone else, do not verify. Its id (kid) is
+// its RFC 7638 thumbprint, which names it in each token's header.
 async function signingKeys(): Promise<JSONWebKeySet> {
   const { privateKey } = await generateKeyPair("RS256", { extractable: true });
   const jwk = await exportJWK(privateKey);
@@ -78,7 +82,8 @@ async function approve(provider: InstanceType<typeof Provider>, request: Incomin
   const { params } = await provider.interactionDetails(request, response);
   const scope = String(params.scope ?? "");
   const grant = new provider.Grant({ accountId: USER, clientId: String(params.client_id) });
-  // All that was asked for: "mcp" counts as an OIDC scope too, as it is listed in `scopes` for registration to accept it.
+  // All that was asked for: "mcp" counts as an OIDC scope too, as it is listed in `scopes` for registration to accept
+  // it.
   grant.addOIDCScope(scope);
   if (typeof params.resource === "string") grant.addResourceScope(params.resource, scope);
   console.error(`[auth] approved without asking: ${USER}, scope "${scope}", resource ${params.resource}`);
@@ -94,21 +99,26 @@ await new Promise<void>((resolve) => http.listen(port, "127.0.0.1", resolve));
 const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 const provider = new Provider(issuer, configuration(await signingKeys()));
 // The client hears only "invalid_grant" when a token request is refused; the reason is for this server's log.
-provider.on("grant.error", (_ctx, error) => console.error(`[auth] token request refused: ${error.error_detail ?? error.message}`));
+provider.on("grant.error", (_ctx, error) =>
+  console.error(`[auth] token request refused: ${error.error_detail ?? error.message}`),
+);
 // OAuth 2.1 lets a server either refuse a request that names no scope or give it a default: this one asks for "mcp".
 provider.use(async (ctx, next) => {
   if (ctx.path === "/auth" && ctx.query.scope === undefined) ctx.query = { ...ctx.query, scope: MCP_SCOPE };
   await next();
 });
 const callback = provider.callback();
-// This server approves without asking, so a web page must not reach it through DNS rebinding: the local-only
-// check comes first. A target URL cannot parse gets 400 here, as the library would answer it with 500 and a stack trace.
+// This server approves without asking, so a web page must not reach it through DNS rebinding: the local-only check
+// comes first. A target URL cannot parse gets 400 here, as the library would answer it with 500 and a stack trace.
 const refuse = (response: ServerResponse, status: number, description: string) =>
-  void response.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify({ error: "invalid_request", error_description: description }));
+  void response
+    .writeHead(status, { "content-type": "application/json" })
+    .end(JSON.stringify({ error: "invalid_request", error_description: description }));
 http.on("request", (request: IncomingMessage, response: ServerResponse) => {
   const local = checkLocal(request);
   if (local) return refuse(response, local.status, local.message);
-  if (!request.url?.startsWith("/") || !URL.canParse(request.url, issuer)) return refuse(response, 400, "the request-target is not a path");
+  if (!request.url?.startsWith("/") || !URL.canParse(request.url, issuer))
+    return refuse(response, 400, "the request-target is not a path");
   if (!request.url.startsWith("/interaction/")) return void callback(request, response);
   approve(provider, request, response).catch((error: Error) => response.writeHead(400).end(error.message));
 });

@@ -5,14 +5,18 @@ import cluster from "node:cluster";
 import type { ServerEvent, ServerEventBus } from "@modelcontextprotocol/server";
 
 type BusMessage = { mcpEvent: ServerEvent };
-const isBusMessage = (message: unknown): message is BusMessage => typeof message === "object" && message !== null && "mcpEvent" in message;
+const isBusMessage = (message: unknown): message is BusMessage =>
+  typeof message === "object" && message !== null && "mcpEvent" in message;
 
 /** In a worker: publish sends the event to the primary; whatever the primary relays reaches the local listeners. */
 export class ClusterEventBus implements ServerEventBus {
   readonly #listeners = new Set<(event: ServerEvent) => void>();
 
   constructor() {
-    process.on("message", (message) => isBusMessage(message) && this.#listeners.forEach((listener) => listener(message.mcpEvent)));
+    process.on(
+      "message",
+      (message) => isBusMessage(message) && this.#listeners.forEach((listener) => listener(message.mcpEvent)),
+    );
   }
 
   publish(event: ServerEvent): void {

@@ -5,7 +5,13 @@ import { createHash, randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { connect } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Client, StreamableHTTPClientTransport, UnauthorizedError, type FetchLike, type StoredOAuthTokens } from "@modelcontextprotocol/client";
+import {
+  Client,
+  StreamableHTTPClientTransport,
+  UnauthorizedError,
+  type FetchLike,
+  type StoredOAuthTokens,
+} from "@modelcontextprotocol/client";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { followToRedirectUri, HeadlessOAuthClient } from "./oauth-client.ts";
@@ -43,15 +49,20 @@ describe("the SDK client and the authorization server, end to end", () => {
     const recording: FetchLike = async (url, init) => {
       const response = await fetch(url, init);
       const grant = init?.body instanceof URLSearchParams ? ` ${init.body.get("grant_type")}` : "";
-      requests.push(`${init?.method ?? "GET"} ${new URL(url).host === new URL(auth.url).host ? "auth" : "mcp"}${new URL(url).pathname}${grant} ${response.status}`);
+      requests.push(
+        `${init?.method ?? "GET"} ${new URL(url).host === new URL(auth.url).host ? "auth" : "mcp"}${new URL(url).pathname}${grant} ${response.status}`,
+      );
       return response;
     };
-    const transport = () => new StreamableHTTPClientTransport(new URL(server.url), { authProvider: oauth, fetch: recording });
+    const transport = () =>
+      new StreamableHTTPClientTransport(new URL(server.url), { authProvider: oauth, fetch: recording });
     const approvals = () => auth.stderr.filter((line) => line.startsWith("[auth] approved without asking")).length;
 
     // 1. Refused, discovered, registered, authorized: the SDK throws once the provider holds the code.
     const first = transport();
-    await expect(new Client({ name: "test", version: "0" }, MODERN).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    await expect(new Client({ name: "test", version: "0" }, MODERN).connect(first)).rejects.toBeInstanceOf(
+      UnauthorizedError,
+    );
     expect(requests.splice(0)).toEqual([
       "POST mcp/mcp 401",
       "GET mcp/.well-known/oauth-protected-resource/mcp 200",
@@ -67,24 +78,38 @@ describe("the SDK client and the authorization server, end to end", () => {
       scope: "mcp offline_access",
       resource: server.url,
     });
-    expect([oauth.callback?.get("code"), oauth.callback?.get("iss"), approvals()]).toEqual([expect.any(String), auth.url, 1]);
+    expect([oauth.callback?.get("code"), oauth.callback?.get("iss"), approvals()]).toEqual([
+      expect.any(String),
+      auth.url,
+      1,
+    ]);
 
     // 2. The code for tokens: a JWT for this server, from this issuer, with the scope mcp; and a refresh token.
     await first.finishAuth(oauth.callback!);
     expect(requests.splice(0)).toEqual(["POST auth/token authorization_code 200"]);
     const claims = decodeJwt(saved[0].access_token);
-    expect(claims).toMatchObject({ iss: auth.url, aud: server.url, scope: "mcp", sub: "demo-user", client_id: oauth.clientInformation()!.client_id });
+    expect(claims).toMatchObject({
+      iss: auth.url,
+      aud: server.url,
+      scope: "mcp",
+      sub: "demo-user",
+      client_id: oauth.clientInformation()!.client_id,
+    });
     expect([claims.exp! - claims.iat!, typeof saved[0].refresh_token]).toEqual([TOKEN_TTL, "string"]);
 
     // 3. Connected with the token.
     const client = new Client({ name: "test", version: "0" }, MODERN);
     await client.connect(transport());
-    expect(await client.callTool({ name: "add", arguments: { a: 2, b: 40 } })).toMatchObject({ content: [{ type: "text", text: "42" }] });
+    expect(await client.callTool({ name: "add", arguments: { a: 2, b: 40 } })).toMatchObject({
+      content: [{ type: "text", text: "42" }],
+    });
     expect(requests.splice(0).filter((request) => request.endsWith(" 401"))).toEqual([]);
 
     // 4. Once the token has expired, the server refuses it and the SDK refreshes it, without a new authorization.
     await sleep(claims.exp! * 1000 + 1000 - Date.now());
-    expect(await client.callTool({ name: "add", arguments: { a: 2, b: 40 } })).toMatchObject({ content: [{ type: "text", text: "42" }] });
+    expect(await client.callTool({ name: "add", arguments: { a: 2, b: 40 } })).toMatchObject({
+      content: [{ type: "text", text: "42" }],
+    });
     expect(requests.splice(0)).toEqual(["POST mcp/mcp 401", "POST auth/token refresh_token 200", "POST mcp/mcp 200"]);
     expect([saved.length, approvals(), oauth.authorizationUrls.length]).toEqual([2, 1, 1]);
     expect(saved[1].access_token).not.toBe(saved[0].access_token);
@@ -95,28 +120,62 @@ describe("the SDK client and the authorization server, end to end", () => {
 
   it("refuses an authorization request without PKCE; the client refuses a response without its state", async () => {
     const oauth = new HeadlessOAuthClient();
-    const registration = await fetch(`${auth.url}/reg`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(oauth.clientMetadata) });
+    const registration = await fetch(`${auth.url}/reg`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(oauth.clientMetadata),
+    });
     const { client_id } = (await registration.json()) as { client_id: string };
     const url = new URL("/auth", auth.url);
-    url.search = new URLSearchParams({ response_type: "code", client_id, redirect_uri: oauth.redirectUrl, scope: "mcp", resource: server.url }).toString();
+    url.search = new URLSearchParams({
+      response_type: "code",
+      client_id,
+      redirect_uri: oauth.redirectUrl,
+      scope: "mcp",
+      resource: server.url,
+    }).toString();
     const callback = await followToRedirectUri(url, oauth.redirectUrl);
-    expect([callback.get("error"), callback.get("error_description"), callback.has("code")]).toEqual(["invalid_request", "Authorization Server policy requires PKCE to be used for this request", false]);
-    await expect(oauth.redirectToAuthorization(url)).rejects.toThrow("the authorization response carries another state");
+    expect([callback.get("error"), callback.get("error_description"), callback.has("code")]).toEqual([
+      "invalid_request",
+      "Authorization Server policy requires PKCE to be used for this request",
+      false,
+    ]);
+    await expect(oauth.redirectToAuthorization(url)).rejects.toThrow(
+      "the authorization response carries another state",
+    );
     expect(oauth.callback).toBeUndefined();
   });
 
   it("gives an authorization request that names no scope the default one, mcp", async () => {
     const oauth = new HeadlessOAuthClient();
-    const registration = await fetch(`${auth.url}/reg`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(oauth.clientMetadata) });
+    const registration = await fetch(`${auth.url}/reg`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(oauth.clientMetadata),
+    });
     const { client_id } = (await registration.json()) as { client_id: string };
     const verifier = randomBytes(32).toString("base64url");
     const challenge = createHash("sha256").update(verifier).digest("base64url");
     const url = new URL("/auth", auth.url);
-    const request = { response_type: "code", client_id, redirect_uri: oauth.redirectUrl, code_challenge: challenge, code_challenge_method: "S256", resource: server.url };
+    const request = {
+      response_type: "code",
+      client_id,
+      redirect_uri: oauth.redirectUrl,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      resource: server.url,
+    };
     url.search = new URLSearchParams(request).toString();
     const code = (await followToRedirectUri(url, oauth.redirectUrl)).get("code");
     expect(code).toEqual(expect.any(String));
-    const form = { grant_type: "authorization_code", code: code!, redirect_uri: oauth.redirectUrl, code_verifier: verifier, client_id, resource: server.url };
+    const form = {
+      grant_type: "authorization_code",
+      code: code!,
+      redirect_uri: oauth.redirectUrl,
+      code_verifier: verifier,
+      client_id,
+      resource: server.url,
+    };
     const token = await fetch(`${auth.url}/token`, { method: "POST", body: new URLSearchParams(form) });
     const { access_token, scope } = (await token.json()) as { access_token: string; scope: string };
     expect([token.status, scope, decodeJwt(access_token).aud]).toEqual([200, "mcp", server.url]);
@@ -126,25 +185,40 @@ describe("the SDK client and the authorization server, end to end", () => {
 
 describe("starting and stopping the authorization server", () => {
   it("refuses bad arguments with its usage and exit 64", async () => {
-    const runs = [["--port", "http"], ["--token-ttl", "0"], ["--issuer", "x"]].map(async (args) => {
+    const runs = [
+      ["--port", "http"],
+      ["--token-ttl", "0"],
+      ["--issuer", "x"],
+    ].map(async (args) => {
       const run = await start("./auth-server.ts", args);
       return [(await run.exited)[0], run.stderr];
     });
-    for (const result of await Promise.all(runs)) expect(result).toEqual([64, ["usage: auth-server.ts [--port N] [--token-ttl SECONDS]"]]);
+    for (const result of await Promise.all(runs))
+      expect(result).toEqual([64, ["usage: auth-server.ts [--port N] [--token-ttl SECONDS]"]]);
   });
 
   it("refuses a Host or a request-target it must not serve, and keeps serving", async () => {
     const raw = (head: string) =>
       new Promise<number>((resolve) => {
-        const socket = connect(Number(new URL(auth.url).port), "127.0.0.1", () => socket.write(`${head}\r\nconnection: close\r\n\r\n`));
+        const socket = connect(Number(new URL(auth.url).port), "127.0.0.1", () =>
+          socket.write(`${head}\r\nconnection: close\r\n\r\n`),
+        );
         let answer = "";
         socket.setEncoding("utf8").on("data", (chunk: string) => (answer += chunk));
         socket.on("error", () => {}).on("close", () => resolve(Number(answer.slice(9, 12))));
       });
     const metadata = (host: string) => raw(`GET /.well-known/oauth-authorization-server HTTP/1.1\r\nhost: ${host}`);
-    const hosts = ["evil.example", "evil.com@localhost", "localhost.", "127.0.0.1:99999", "localhost\r\nhost: evil.example"];
+    const hosts = [
+      "evil.example",
+      "evil.com@localhost",
+      "localhost.",
+      "127.0.0.1:99999",
+      "localhost\r\nhost: evil.example",
+    ];
     expect(await Promise.all(hosts.map(metadata))).toEqual([403, 403, 403, 403, 400]);
-    const targets = ["//%", "//[", "//:99999", "http://[", "*"].map((target) => raw(`GET ${target} HTTP/1.1\r\nhost: 127.0.0.1`));
+    const targets = ["//%", "//[", "//:99999", "http://[", "*"].map((target) =>
+      raw(`GET ${target} HTTP/1.1\r\nhost: 127.0.0.1`),
+    );
     expect(await Promise.all(targets)).toEqual([400, 400, 400, 400, 400]);
     expect([await metadata(new URL(auth.url).host), auth.child.exitCode]).toEqual([200, null]);
   });
@@ -160,7 +234,11 @@ describe("starting and stopping the authorization server", () => {
     const parent = `
       const child = require("node:child_process").spawn(process.execPath, process.argv.slice(1), { stdio: ["ignore", "ignore", "pipe"] });
       child.stderr.on("data", (chunk) => String(chunk).startsWith("listening on ") && (console.log(child.pid), process.exit(0)));`;
-    const run = spawn(process.execPath, ["-e", parent, "--", "--import", tsx, programOf("./auth-server.ts"), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+    const run = spawn(
+      process.execPath,
+      ["-e", parent, "--", "--import", tsx, programOf("./auth-server.ts"), "--port", "0"],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
     let output = "";
     run.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
     await once(run, "exit");

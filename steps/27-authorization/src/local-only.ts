@@ -1,5 +1,6 @@
 // Requests from this machine only: the guard against DNS rebinding, which the MCP handler leaves to the application.
-// Host and Origin are parsed as host[:port] by hand, never through URL: URL drops userinfo, so "evil.com@localhost" would pass.
+// Host and Origin are parsed as host[:port] by hand, never through URL: URL drops userinfo, so "evil.com@localhost"
+// would pass.
 import type { IncomingMessage } from "node:http";
 
 // One of the three spellings of this machine, nothing before or after it, and an optional port of up to five digits.

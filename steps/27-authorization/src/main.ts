@@ -1,5 +1,5 @@
-// Authorization demo: an authorization server, the MCP server it protects, and a client without a browser that gets a token
-// through OAuth 2.1, uses it, has it refreshed, and then five requests the server refuses.
+// Authorization demo: an authorization server, the MCP server it protects, and a client without a browser that gets a
+// token through OAuth 2.1, uses it, has it refreshed, and then five requests the server refuses.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
@@ -23,11 +23,16 @@ import { progressBar } from "./progress-bar.ts";
 /** Starts a server of this step in a process group of its own; resolves once it says where it listens. */
 async function start(file: string, args: string[]) {
   const program = fileURLToPath(new URL(file, import.meta.url));
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, ...args], { stdio: ["ignore", "ignore", "pipe"], detached: true });
+  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+  });
   const stderr: string[] = [];
   console.log(`$ ${file.slice(2)} ${args.join(" ")}`); // at once: a server takes a moment to start
   const url = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stderr }).on("line", (line) => (line.startsWith("listening on ") ? resolve(line.slice(13)) : stderr.push(line)));
+    createInterface({ input: child.stderr }).on("line", (line) =>
+      line.startsWith("listening on ") ? resolve(line.slice(13)) : stderr.push(line),
+    );
     child.on("exit", (code) => reject(new Error(`${file} exited with code ${code}: ${stderr.join("\n")}`)));
   });
   console.log(`listening on ${url}`);
@@ -41,7 +46,8 @@ process.once("exit", () => [auth.child, server.child].forEach((child) => child.k
 //#endregion
 
 //#region connect
-// What the client sees of OAuth: each 401 from the server, and each token set the SDK saves (its claims, never the token).
+// What the client sees of OAuth: each 401 from the server, and each token set the SDK saves (its claims, never the
+// token).
 const show401: FetchLike = async (url, init) => {
   const response = await fetch(url, init);
   const challenge = response.headers.get("www-authenticate") ?? "";
@@ -52,14 +58,20 @@ const saved: StoredOAuthTokens[] = [];
 const oauth = new HeadlessOAuthClient((tokens) => {
   const { aud, scope, exp = 0, iat = 0 } = decodeJwt(tokens.access_token);
   const refresh = tokens.refresh_token ? ", and a refresh token" : "";
-  console.log(`  ${saved.length === 0 ? "tokens" : "refreshed"}: an access token for ${aud}, scope "${scope}", valid ${exp - iat} seconds${refresh}`);
+  console.log(
+    `  ${saved.length === 0 ? "tokens" : "refreshed"}: an access token ` +
+      `for ${aud}, scope "${scope}", valid ${exp - iat} seconds${refresh}`,
+  );
   saved.push(tokens);
 });
 
 // The first attempt ends at the authorization server's redirect: the SDK throws once the provider holds the code.
 async function connect(again = false): Promise<Client> {
   // 2026-07-28: any worker can serve each request (chapter 26), and the token rides on every one of them.
-  const client = new Client({ name: "learn-mcp-27-demo", version: "0.1.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+  const client = new Client(
+    { name: "learn-mcp-27-demo", version: "0.1.0" },
+    { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+  );
   const transport = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: oauth, fetch: show401 });
   try {
     await client.connect(transport);
@@ -97,7 +109,11 @@ await add();
 const bar = progressBar();
 client.setNotificationHandler("notifications/progress", ({ params }) => bar.update(params));
 bar.print('tools/call count_slowly {"to":3}');
-const counted = await client.callTool({ name: "count_slowly", arguments: { to: 3 }, _meta: { progressToken: "count" } });
+const counted = await client.callTool({
+  name: "count_slowly",
+  arguments: { to: 3 },
+  _meta: { progressToken: "count" },
+});
 bar.print(`-> result ${JSON.stringify(counted.content)}\n`);
 
 // The SDK refreshes a token when the server refuses it: wait until the first one has expired, and call again.
@@ -112,8 +128,16 @@ await client.close();
 //#region refusals
 // Made by hand with fetch: the status, and the challenge that tells a client what to do next.
 async function send(what: string, token?: string): Promise<void> {
-  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream", ...(token && { authorization: `Bearer ${token}` }) };
-  const response = await fetch(server.url, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }) });
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    ...(token && { authorization: `Bearer ${token}` }),
+  };
+  const response = await fetch(server.url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+  });
   console.log(`${what}\n  -> ${response.status} WWW-Authenticate: ${response.headers.get("www-authenticate")}`);
 }
 
@@ -121,10 +145,24 @@ async function send(what: string, token?: string): Promise<void> {
 async function tokenFor(resource: string, scope: string): Promise<string> {
   const metadata = oauth.discoveryState()?.authorizationServerMetadata;
   const [clientInformation, redirectUri] = [oauth.clientInformation()!, oauth.redirectUrl];
-  const { authorizationUrl, codeVerifier } = await startAuthorization(auth.url, { metadata, clientInformation, redirectUrl: redirectUri, scope, resource: new URL(resource) });
+  const { authorizationUrl, codeVerifier } = await startAuthorization(auth.url, {
+    metadata,
+    clientInformation,
+    redirectUrl: redirectUri,
+    scope,
+    resource: new URL(resource),
+  });
   const callback = await followToRedirectUri(authorizationUrl, redirectUri);
   const authorizationCode = callback.get("code")!;
-  const tokens = await exchangeAuthorization(auth.url, { metadata, clientInformation, authorizationCode, iss: callback.get("iss") ?? undefined, codeVerifier, redirectUri, resource: new URL(resource) });
+  const tokens = await exchangeAuthorization(auth.url, {
+    metadata,
+    clientInformation,
+    authorizationCode,
+    iss: callback.get("iss") ?? undefined,
+    codeVerifier,
+    redirectUri,
+    resource: new URL(resource),
+  });
   return tokens.access_token;
 }
 // The expired token with its exp moved a day on: the signature no longer matches the claims.
@@ -135,7 +173,10 @@ console.log("\nrefusals, each a POST made by hand");
 await send("no token");
 await send("the first access token, expired", first);
 await send("the same token with its exp moved a day later", `${header}.${extended}.${signature}`);
-await send("a token for another server (http://127.0.0.1:3001/mcp)", await tokenFor("http://127.0.0.1:3001/mcp", "mcp"));
+await send(
+  "a token for another server (http://127.0.0.1:3001/mcp)",
+  await tokenFor("http://127.0.0.1:3001/mcp", "mcp"),
+);
 await send('a token without the scope "mcp"', await tokenFor(server.url, "offline_access"));
 //#endregion
 
@@ -144,7 +185,10 @@ const exited = [auth, server].map(({ child }) => once(child, "exit") as Promise<
 for (const { child } of [server, auth]) child.kill("SIGTERM");
 const codes = (await Promise.all(exited)).map(([code]) => code);
 const left = await leftInGroups([auth.child.pid!, server.child.pid!]);
-console.log(`\nSIGTERM: the servers exited with codes ${codes.join(" and ")}; ${left.length === 0 ? "no process left" : `still running: ${left.join(", ")}`}`);
+console.log(
+  `\nSIGTERM: the servers exited with codes ${codes.join(" and ")}; ` +
+    `${left.length === 0 ? "no process left" : `still running: ${left.join(", ")}`}`,
+);
 console.log(`the authorization server's stderr:\n${auth.stderr.map((line) => `  ${line}`).join("\n")}`);
 if (codes.some((code) => code !== 0) || left.length > 0) process.exitCode = 1;
 //#endregion

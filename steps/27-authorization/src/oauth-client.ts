@@ -10,7 +10,10 @@ import type {
 } from "@modelcontextprotocol/client";
 
 //#region follow
-/** Plays the browser: follows redirects, carrying the server's cookies, until one leads to `redirectUri`; returns its query. */
+/**
+ * Plays the browser: follows redirects, carrying the server's cookies, until one leads to `redirectUri`; returns its
+ * query.
+ */
 export async function followToRedirectUri(start: URL, redirectUri: string): Promise<URLSearchParams> {
   const cookies = new Map<string, string>();
   let url = start;
@@ -22,7 +25,8 @@ export async function followToRedirectUri(start: URL, redirectUri: string): Prom
       if (name) cookies.set(name, value);
     }
     const location = response.headers.get("location");
-    if (location === null) throw new Error(`the authorization server answered ${response.status} at ${url.pathname}, not a redirect`);
+    if (location === null)
+      throw new Error(`the authorization server answered ${response.status} at ${url.pathname}, not a redirect`);
     url = new URL(location, url);
     if (`${url.origin}${url.pathname}` === redirectUri) return url.searchParams;
   }
@@ -32,7 +36,8 @@ export async function followToRedirectUri(start: URL, redirectUri: string): Prom
 
 //#region provider
 export class HeadlessOAuthClient implements OAuthClientProvider {
-  // A loopback redirect, as a native app registers one (RFC 8252). Nothing listens there: the code is read from the Location.
+  // A loopback redirect, as a native app registers one (RFC 8252). Nothing listens there: the code is read from the
+  // Location.
   readonly redirectUrl = "http://127.0.0.1/callback";
   readonly clientMetadata: OAuthClientMetadata = {
     client_name: "learn-mcp demo client",

@@ -1,5 +1,6 @@
-// The MCP endpoint as an OAuth 2.1 protected resource: it answers only a request with a valid token for itself.
-// The SDK reads the header, checks the scope and writes each refusal; jose checks the token: signature, issuer, audience, expiry.
+// The MCP endpoint as an OAuth 2.1 protected resource: it answers only a request with a valid token for itself. The SDK
+// reads the header, checks the scope and writes each refusal; jose checks the token: signature, issuer, audience,
+// expiry.
 import { createRemoteJWKSet, errors, jwtVerify } from "jose";
 import {
   getOAuthProtectedResourceMetadataUrl,
@@ -26,7 +27,8 @@ export async function discoverIssuer(issuer: string): Promise<OAuthMetadata> {
   if (!response.ok) throw new Error(`no authorization server metadata at ${issuer} (HTTP ${response.status})`);
   const metadata = (await response.json()) as OAuthMetadata;
   // RFC 8414 §3.3: a document that names another issuer must not be used.
-  if (metadata.issuer !== issuer || !metadata.jwks_uri) throw new Error(`the metadata at ${issuer} names issuer ${metadata.issuer}`);
+  if (metadata.issuer !== issuer || !metadata.jwks_uri)
+    throw new Error(`the metadata at ${issuer} names issuer ${metadata.issuer}`);
   return metadata;
 }
 //#endregion
@@ -45,15 +47,24 @@ export function jwtVerifier(issuer: OAuthMetadata, resource: URL): OAuthTokenVer
           typ: "at+jwt", // an ID token signed by the same keys is not an access token
           requiredClaims: ["exp", "sub"], // RFC 9068 §2.2: sub names the user, whom a session is bound to
         });
-        // jose compares iat with the clock only when a maximum age is set: a token "issued" in the future is refused here.
+        // jose compares iat with the clock only when a maximum age is set: a token "issued" in the future is refused
+        // here.
         if (payload.iat !== undefined && payload.iat > Date.now() / 1000 + CLOCK_TOLERANCE_SECONDS) {
           throw new OAuthError(OAuthErrorCode.InvalidToken, "iat claim timestamp check failed (issued in the future)");
         }
         const scopes = typeof payload.scope === "string" ? payload.scope.split(" ") : [];
-        return { token, clientId: String(payload.client_id), scopes, expiresAt: payload.exp, resource, extra: { subject: payload.sub } };
+        return {
+          token,
+          clientId: String(payload.client_id),
+          scopes,
+          expiresAt: payload.exp,
+          resource,
+          extra: { subject: payload.sub },
+        };
       } catch (error) {
         // jose says what failed ('"exp" claim timestamp check failed'); a JWKS that cannot be fetched stays a 500.
-        if (error instanceof errors.JOSEError && !(error instanceof errors.JWKSTimeout)) throw new OAuthError(OAuthErrorCode.InvalidToken, error.message.replaceAll('"', ""));
+        if (error instanceof errors.JOSEError && !(error instanceof errors.JWKSTimeout))
+          throw new OAuthError(OAuthErrorCode.InvalidToken, error.message.replaceAll('"', ""));
         throw error;
       }
     },
@@ -63,9 +74,18 @@ export function jwtVerifier(issuer: OAuthMetadata, resource: URL): OAuthTokenVer
 
 //#region protect
 /** A fetch handler in front of `mcp`: the metadata documents for anyone, the MCP endpoint for a valid token only. */
-export function protectedResource(mcp: Pick<McpHttpHandler, "fetch">, issuer: OAuthMetadata, resource: URL): (request: Request) => Promise<Response> {
+export function protectedResource(
+  mcp: Pick<McpHttpHandler, "fetch">,
+  issuer: OAuthMetadata,
+  resource: URL,
+): (request: Request) => Promise<Response> {
   // RFC 9728: what a client needs to find the authorization server, at a path derived from the resource's own.
-  const metadata = { oauthMetadata: issuer, resourceServerUrl: resource, scopesSupported: [MCP_SCOPE], resourceName: "learn-mcp tutorial server" };
+  const metadata = {
+    oauthMetadata: issuer,
+    resourceServerUrl: resource,
+    scopesSupported: [MCP_SCOPE],
+    resourceName: "learn-mcp tutorial server",
+  };
   const gate = requireBearerAuth({
     verifier: jwtVerifier(issuer, resource),
     requiredScopes: [MCP_SCOPE],

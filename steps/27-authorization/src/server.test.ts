@@ -55,17 +55,38 @@ describe("a request to /mcp needs a valid token from the issuer, for this server
   const challenge = (error: string, description: string) =>
     `Bearer error="${error}", error_description="${description}", scope="mcp", resource_metadata="${server.url.replace("/mcp", "/.well-known/oauth-protected-resource/mcp")}"`;
   const now = () => Math.floor(Date.now() / 1000);
-  const bearer = (claims: JWTPayload, options?: Parameters<Issuer["mint"]>[1]) => async () => `Bearer ${await issuer.mint({ aud: server.url, ...claims }, options)}`;
+  const bearer = (claims: JWTPayload, options?: Parameters<Issuer["mint"]>[1]) => async () =>
+    `Bearer ${await issuer.mint({ aud: server.url, ...claims }, options)}`;
   it.each<[string, () => Promise<string | undefined>, number, string]>([
     ["no Authorization header", async () => undefined, 401, "Missing Authorization header"],
-    ["another scheme", async () => `Basic ${Buffer.from("user:password").toString("base64")}`, 401, "Invalid Authorization header format, expected 'Bearer TOKEN'"],
+    [
+      "another scheme",
+      async () => `Basic ${Buffer.from("user:password").toString("base64")}`,
+      401,
+      "Invalid Authorization header format, expected 'Bearer TOKEN'",
+    ],
     ["a token that is not a JWT", async () => "Bearer not-a-jwt", 401, "Invalid Compact JWS"],
-    ["a bad signature (the issuer's kid, another key)", bearer({}, { forged: true }), 401, "signature verification failed"],
+    [
+      "a bad signature (the issuer's kid, another key)",
+      bearer({}, { forged: true }),
+      401,
+      "signature verification failed",
+    ],
     ["an expired token", bearer({ iat: now() - 120, exp: now() - 60 }), 401, "exp claim timestamp check failed"],
     ["a token without exp", bearer({ exp: undefined }), 401, "missing required exp claim"],
-    ["a token issued a day from now (iat)", bearer({ iat: now() + 86_400 }), 401, "iat claim timestamp check failed (issued in the future)"],
+    [
+      "a token issued a day from now (iat)",
+      bearer({ iat: now() + 86_400 }),
+      401,
+      "iat claim timestamp check failed (issued in the future)",
+    ],
     ["a token without sub, the user it speaks for", bearer({ sub: undefined }), 401, "missing required sub claim"],
-    ["a token for another resource (RFC 8707)", bearer({ aud: "http://127.0.0.1:3001/mcp" }), 401, "unexpected aud claim value"],
+    [
+      "a token for another resource (RFC 8707)",
+      bearer({ aud: "http://127.0.0.1:3001/mcp" }),
+      401,
+      "unexpected aud claim value",
+    ],
     ["a token from another issuer", bearer({ iss: "http://127.0.0.1:3002" }), 401, "unexpected iss claim value"],
     ["an ID token (typ JWT), not an access token", bearer({}, { typ: "JWT" }), 401, "unexpected typ JWT header value"],
     ["a token without the scope mcp", bearer({ scope: "openid profile" }), 403, "Insufficient scope"],
@@ -82,7 +103,12 @@ describe("a request to /mcp needs a valid token from the issuer, for this server
     const document = await raw(server.url.replace("/mcp", "/.well-known/oauth-protected-resource/mcp"), "GET", {});
     expect([document.status, JSON.parse(document.body)]).toEqual([
       200,
-      { resource: server.url, authorization_servers: [issuer.url], scopes_supported: ["mcp"], resource_name: "learn-mcp tutorial server" },
+      {
+        resource: server.url,
+        authorization_servers: [issuer.url],
+        scopes_supported: ["mcp"],
+        resource_name: "learn-mcp tutorial server",
+      },
     ]);
     const copy = await raw(server.url.replace("/mcp", "/.well-known/oauth-authorization-server"), "GET", {});
     expect([copy.status, JSON.parse(copy.body)]).toEqual([200, issuer.metadata]);
@@ -90,18 +116,36 @@ describe("a request to /mcp needs a valid token from the issuer, for this server
 
   it("answers 404 off its paths, token or not", async () => {
     for (const authorization of [undefined, `Bearer ${token}`]) {
-      const answer = await raw(server.url.replace("/mcp", "/other"), "POST", { ...json, ...(authorization && { authorization }) }, ping);
+      const answer = await raw(
+        server.url.replace("/mcp", "/other"),
+        "POST",
+        { ...json, ...(authorization && { authorization }) },
+        ping,
+      );
       expect(answer.status).toBe(404);
     }
   });
 });
 
 describe("a token's clock and owner", () => {
-  const initialize = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } } });
-  const as = async (claims: JWTPayload) => ({ ...json, authorization: `Bearer ${await issuer.mint({ aud: server.url, ...claims })}` });
+  const initialize = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } },
+  });
+  const as = async (claims: JWTPayload) => ({
+    ...json,
+    authorization: `Bearer ${await issuer.mint({ aud: server.url, ...claims })}`,
+  });
 
   it("accepts a token issued up to CLOCK_TOLERANCE_SECONDS ahead of this clock", async () => {
-    const answer = await raw(server.url, "POST", await as({ iat: Math.floor(Date.now() / 1000) + CLOCK_TOLERANCE_SECONDS - 10 }), initialize);
+    const answer = await raw(
+      server.url,
+      "POST",
+      await as({ iat: Math.floor(Date.now() / 1000) + CLOCK_TOLERANCE_SECONDS - 10 }),
+      initialize,
+    );
     expect(answer.status).toBe(200);
   });
 
@@ -109,7 +153,9 @@ describe("a token's clock and owner", () => {
     const opened = await raw(server.url, "POST", await as({ sub: "alice" }), initialize);
     const session = { "mcp-session-id": String(opened.headers["mcp-session-id"]) };
     expect([opened.status, session["mcp-session-id"]]).toEqual([200, expect.stringMatching(/^[0-9a-f-]{36}$/)]);
-    const inSession = async (claims: JWTPayload, method = "POST") => (await raw(server.url, method, { ...(await as(claims)), ...session }, method === "POST" ? ping : undefined)).status;
+    const inSession = async (claims: JWTPayload, method = "POST") =>
+      (await raw(server.url, method, { ...(await as(claims)), ...session }, method === "POST" ? ping : undefined))
+        .status;
     expect(await inSession({ sub: "bob" })).toBe(404);
     expect(await inSession({ sub: "alice", client_id: "another-client" })).toBe(404);
     expect(await inSession({ sub: "bob" }, "DELETE")).toBe(404);
@@ -129,12 +175,22 @@ describe("with a valid token, the SDK client reaches it in every mode", () => {
   ] as const)("%s: lists the tools and adds 2 + 40", async (_label, mode, era, version) => {
     const client = await connect(server.url, mode, token);
     expect([client.getProtocolEra(), client.getNegotiatedProtocolVersion()]).toEqual([era, version]);
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["add", "count_slowly", "greet", "post_message"]);
-    expect(await client.callTool({ name: "add", arguments: { a: 2, b: 40 } })).toMatchObject({ content: [{ type: "text", text: "42" }] });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      "add",
+      "count_slowly",
+      "greet",
+      "post_message",
+    ]);
+    expect(await client.callTool({ name: "add", arguments: { a: 2, b: 40 } })).toMatchObject({
+      content: [{ type: "text", text: "42" }],
+    });
     await client.close();
   });
 
-  it.each([["legacy", "legacy"], ["modern", { pin: "2026-07-28" }]] as const)("%s: count_slowly streams each progress step before its result", async (_label, mode) => {
+  it.each([
+    ["legacy", "legacy"],
+    ["modern", { pin: "2026-07-28" }],
+  ] as const)("%s: count_slowly streams each progress step before its result", async (_label, mode) => {
     const client = await connect(server.url, mode, token);
     const seen: number[] = [];
     client.setNotificationHandler("notifications/progress", ({ params }) => void seen.push(params.progress));
@@ -149,13 +205,61 @@ describe("bad requests get the status the specification names, and the server ke
   // The guards answer before the token is read: these two carry none. The others carry a valid one.
   const auth = () => ({ ...json, authorization: `Bearer ${token}` });
   it.each([
-    ["a foreign Host, no token", "POST", () => ({ ...json, host: "evil.example" }), ping, 403, -32000, "Invalid Host: evil.example"],
-    ["a foreign Origin, no token", "POST", () => ({ ...json, origin: "https://evil.example" }), ping, 403, -32000, "Invalid Origin: https://evil.example"],
-    ["text/plain", "POST", () => ({ ...auth(), "content-type": "text/plain" }), ping, 415, -32000, "Content-Type must be application/json"],
-    ["an Accept without text/event-stream", "POST", () => ({ ...auth(), accept: "application/json" }), ping, 406, -32000, "must accept both"],
+    [
+      "a foreign Host, no token",
+      "POST",
+      () => ({ ...json, host: "evil.example" }),
+      ping,
+      403,
+      -32000,
+      "Invalid Host: evil.example",
+    ],
+    [
+      "a foreign Origin, no token",
+      "POST",
+      () => ({ ...json, origin: "https://evil.example" }),
+      ping,
+      403,
+      -32000,
+      "Invalid Origin: https://evil.example",
+    ],
+    [
+      "text/plain",
+      "POST",
+      () => ({ ...auth(), "content-type": "text/plain" }),
+      ping,
+      415,
+      -32000,
+      "Content-Type must be application/json",
+    ],
+    [
+      "an Accept without text/event-stream",
+      "POST",
+      () => ({ ...auth(), accept: "application/json" }),
+      ping,
+      406,
+      -32000,
+      "must accept both",
+    ],
     ["malformed JSON", "POST", auth, '{"jsonrpc":', 400, -32700, "Parse error"],
-    ["a 5 MiB body, announced", "POST", () => ({ ...auth(), "content-length": String(5 * 1024 * 1024) }), undefined, 413, -32000, "must not exceed 4194304 bytes"],
-    ["a GET outside any session", "GET", () => ({ accept: "text/event-stream", authorization: `Bearer ${token}` }), undefined, 400, -32000, "Bad Request"],
+    [
+      "a 5 MiB body, announced",
+      "POST",
+      () => ({ ...auth(), "content-length": String(5 * 1024 * 1024) }),
+      undefined,
+      413,
+      -32000,
+      "must not exceed 4194304 bytes",
+    ],
+    [
+      "a GET outside any session",
+      "GET",
+      () => ({ accept: "text/event-stream", authorization: `Bearer ${token}` }),
+      undefined,
+      400,
+      -32000,
+      "Bad Request",
+    ],
   ] as const)("%s", async (_name, method, headers, body, status, code, message) => {
     const answer = await raw(server.url, method, headers(), body);
     expect(answer.status).toBe(status);
@@ -168,8 +272,18 @@ describe("bad requests get the status the specification names, and the server ke
   });
 
   it("lets a page served from localhost in", async () => {
-    const initialize = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "page", version: "0" } } });
-    const allowed = await raw(server.url, "POST", { ...json, origin: "http://localhost:5173", authorization: `Bearer ${token}` }, initialize);
+    const initialize = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "page", version: "0" } },
+    });
+    const allowed = await raw(
+      server.url,
+      "POST",
+      { ...json, origin: "http://localhost:5173", authorization: `Bearer ${token}` },
+      initialize,
+    );
     expect(allowed.status).toBe(200);
   });
 });
@@ -180,7 +294,11 @@ describe("starting and stopping", () => {
     await once(closed, "listening");
     const nobody = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
     await new Promise((resolve) => closed.close(resolve)); // a port where nothing listens any more
-    const runs = [["--port", "http", "--issuer", issuer.url], ["--port", "0"], ["--workers", "1", "--issuer", nobody]].map(async (args) => {
+    const runs = [
+      ["--port", "http", "--issuer", issuer.url],
+      ["--port", "0"],
+      ["--workers", "1", "--issuer", nobody],
+    ].map(async (args) => {
       const run = await startServer(args);
       return [(await run.exited)[0], run.stderr];
     });
@@ -188,7 +306,13 @@ describe("starting and stopping", () => {
     expect(await Promise.all(runs)).toEqual([
       [64, [usage]],
       [64, [usage]],
-      [1, expect.arrayContaining([`[worker 1] cannot reach ${nobody}: ECONNREFUSED`, "[primary] worker 1 exited unasked (1): stopping 0 worker(s)"])],
+      [
+        1,
+        expect.arrayContaining([
+          `[worker 1] cannot reach ${nobody}: ECONNREFUSED`,
+          "[primary] worker 1 exited unasked (1): stopping 0 worker(s)",
+        ]),
+      ],
     ]);
   });
 });

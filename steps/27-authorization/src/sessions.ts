@@ -12,7 +12,8 @@ const refuse = (status: number, message: string) =>
   Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
 
 export class Sessions {
-  // A Map keeps the order in which keys were set; each request sets its session again, so the first is the least recently used.
+  // A Map keeps the order in which keys were set; each request sets its session again, so the first is the least
+  // recently used.
   readonly #open = new Map<string, WebStandardStreamableHTTPServerTransport>();
   // Kept by transport, an owner is forgotten with its session: ending one has nothing more to clean up.
   readonly #owners = new WeakMap<WebStandardStreamableHTTPServerTransport, string>();
@@ -29,10 +30,11 @@ export class Sessions {
     const owner = ownerOf(authInfo);
     if (id !== null) {
       const transport = this.#open.get(id);
-      // A session belongs to whoever opened it (the security best practices' rule against session hijacking: bind the id to
-      // the user). Under another owner's token the id names no session, so 404, as for any unknown id; a 403 would tell the
-      // holder of a leaked id that it is live.
-      if (transport === undefined || this.#owners.get(transport) !== owner) return refuse(404, "Session not found: it ended, or never was");
+      // A session belongs to whoever opened it (the security best practices' rule against session hijacking: bind the
+      // id to the user). Under another owner's token the id names no session, so 404, as for any unknown id; a 403
+      // would tell the holder of a leaked id that it is live.
+      if (transport === undefined || this.#owners.get(transport) !== owner)
+        return refuse(404, "Session not found: it ended, or never was");
       this.#open.delete(id);
       this.#open.set(id, transport);
       return transport.handleRequest(request, { authInfo });
@@ -44,8 +46,10 @@ export class Sessions {
     });
     this.#owners.set(transport, owner);
     await this.factory().connect(transport);
-    const response = await transport.handleRequest(request, { authInfo }); // anything but initialize is refused here, with 400
-    if (transport.sessionId === undefined) await transport.close(); // no session was opened: nothing to keep
+    // anything but initialize is refused here, with 400
+    const response = await transport.handleRequest(request, { authInfo });
+    if (transport.sessionId === undefined)
+      await transport.close(); // no session was opened: nothing to keep
     else if (this.#open.size > MAX_SESSIONS) await this.#endLeastRecent();
     return response;
   }

@@ -24,7 +24,11 @@ export function declarationsOf(file) {
       for (const member of statement.members) {
         const name = ts.isConstructorDeclaration(member) ? "constructor" : member.name?.getText(file);
         const prefix = ts.isGetAccessor(member) ? "get " : ts.isSetAccessor(member) ? "set " : "";
-        const isCode = ts.isMethodDeclaration(member) || ts.isGetAccessor(member) || ts.isSetAccessor(member) || ts.isConstructorDeclaration(member);
+        const isCode =
+          ts.isMethodDeclaration(member) ||
+          ts.isGetAccessor(member) ||
+          ts.isSetAccessor(member) ||
+          ts.isConstructorDeclaration(member);
         if (isCode) add(`${prefix}${statement.name.text}.${name}`, member, member.body);
       }
     }
@@ -43,17 +47,28 @@ export function declarationsOf(file) {
 export function tokensOf(node, file) {
   const scanner = ts.createScanner(ts.ScriptTarget.Latest, true, ts.LanguageVariant.Standard, node.getText(file));
   const tokens = [];
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) tokens.push(scanner.getTokenText());
+  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan())
+    tokens.push(scanner.getTokenText());
   return tokens.filter((token, i) => !(token === "," && [")", "]", "}"].includes(tokens[i + 1]))).join(" ");
 }
 
-/** The first line of a declaration's doc comment, or "" when it has none. */
+/**
+ * The first sentence of a declaration's doc comment, or "" when it has none. A sentence may wrap over several lines
+ * (comments are held to 120 columns); it ends at a full stop before a capital, or with its paragraph.
+ */
 export function docLine(outer, file) {
   const ranges = ts.getLeadingCommentRanges(file.text, outer.getFullStart()) ?? [];
   const doc = ranges.filter((range) => file.text.startsWith("/**", range.pos)).at(-1);
   if (!doc) return "";
-  const lines = file.text.slice(doc.pos + 3, doc.end - 2).split("\n").map((line) => line.replace(/^\s*\*?\s?/, "").trim());
-  return lines.find((line) => line !== "") ?? "";
+  const lines = file.text
+    .slice(doc.pos + 3, doc.end - 2)
+    .split("\n")
+    .map((line) => line.replace(/^\s*\*?\s?/, "").trim());
+  const first = lines.findIndex((line) => line !== "");
+  if (first === -1) return "";
+  const end = lines.findIndex((line, i) => i > first && (line === "" || line.startsWith("@")));
+  const paragraph = lines.slice(first, end === -1 ? undefined : end).join(" ");
+  return /^.*?\.(?=\s+[A-Z`])/.exec(paragraph)?.[0] ?? paragraph;
 }
 //#endregion
 
@@ -76,7 +91,14 @@ export function findBlanks(dir, prevDir, files, given = []) {
       if (previous && tokensOf(previous.body, before) === tokensOf(found.body, file)) continue;
       if (given.includes(`${rel}#${found.name}`)) continue;
       const line = file.getLineAndCharacterOfPosition(found.node.getStart(file)).line + 1;
-      blanks.push({ id: `${rel}#${found.name}`, file: rel, name: found.name, line, doc: docLine(found.outer, file), change: previous ? "changed" : "added" });
+      blanks.push({
+        id: `${rel}#${found.name}`,
+        file: rel,
+        name: found.name,
+        line,
+        doc: docLine(found.outer, file),
+        change: previous ? "changed" : "added",
+      });
     }
   }
   return blanks;

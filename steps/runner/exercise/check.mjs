@@ -33,7 +33,8 @@ function notes(step, previous, state, folder) {
   const lines = [];
   if (state && state.stepDigest !== stepDigest(step, previous)) {
     lines.push(
-      `Step ${step.id} has changed since this exercise was made (after a git pull?): its tests may not fit your folder.`,
+      `Step ${step.id} has changed since this exercise was made ` +
+        `(after a git pull?): its tests may not fit your folder.`,
     );
     lines.push(`  To start afresh: node steps/run.mjs ${step.number} --reset (your folder is kept, moved aside).`);
   }

@@ -6,7 +6,12 @@ import { folderOf, shown } from "./state.mjs";
 
 export const MODES = ["--exercise", "--check", "--hint", "--solution", "--progress"];
 // Options that go with one command each; --reset alone is --exercise --reset.
-export const MODE_OPTIONS = { "--reset": "--exercise", "--from-mine": "--exercise", "--watch": "--check", "--show": "--hint" };
+export const MODE_OPTIONS = {
+  "--reset": "--exercise",
+  "--from-mine": "--exercise",
+  "--watch": "--check",
+  "--show": "--hint",
+};
 
 /** The exercise command the flags ask for (undefined for none), or the problem with them. */
 export function exerciseMode(flags, prompt) {
@@ -35,7 +40,10 @@ export function exerciseProblem(mode, steps, step) {
   if (!previousStep(steps, step))
     return `Step ${step.id} has no exercise: it is the first step, with nothing before it to start from.`;
   if (mode !== "--exercise" && !existsSync(folderOf(step))) {
-    return `There is no exercise for step ${step.id} yet (no ${shown(folderOf(step))}/). Start it with: node steps/run.mjs ${step.number} --exercise`;
+    return (
+      `There is no exercise for step ${step.id} yet (no ${shown(folderOf(step))}/). ` +
+      `Start it with: node steps/run.mjs ${step.number} --exercise`
+    );
   }
   return undefined;
 }
@@ -47,7 +55,10 @@ export async function runExerciseCommand(mode, steps, step, { reset, watch, show
     case "--progress":
       return (await import("./progress.mjs")).showProgress(steps);
     case "--exercise":
-      return (await import("./start.mjs")).startExercise(step, previous, { reset, fromMine: fromMine ? steps : undefined });
+      return (await import("./start.mjs")).startExercise(step, previous, {
+        reset,
+        fromMine: fromMine ? steps : undefined,
+      });
     case "--check":
       if (watch) return (await import("./watch.mjs")).watchExercise(step, previous);
       return (await (await import("./check.mjs")).checkExercise(step, previous)).status;

@@ -54,7 +54,8 @@ export async function compareDemo(step, folder, recorded) {
     problems.push(`Your demo (src/main.ts) did not finish within ${DEMO_TIMEOUT_MS / 1000} s; the check stopped it.`);
   else if (run.status !== 0)
     problems.push(
-      `Your demo (src/main.ts) exited with status ${run.status}:\n${indent(firstLines(cleanMessage(run.stderr, folder), 8))}`,
+      `Your demo (src/main.ts) exited with status ` +
+        `${run.status}:\n${indent(firstLines(cleanMessage(run.stderr, folder), 8))}`,
     );
   if (run.leftProcesses)
     problems.push(

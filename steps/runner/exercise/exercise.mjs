@@ -15,13 +15,16 @@ export class ExerciseError extends Error {}
 //#region plan
 /**
  * Step `step`'s blanks against `previous`, each with `start`: "throw", or "previous" for a changed declaration that
- * starts as the previous step had it. `texts(fill)` gives every source file with blanks, `fill` (ids) taken from step N.
+ * starts as the previous step had it. `texts(fill)` gives every source file with blanks, `fill` (ids) taken from step
+ * N.
  */
 export function planExercise(step, previous) {
   const given = step.lesson.given ?? [];
   const blanks = findBlanks(step.dir, previous?.dir, listStepFiles(step.dir), given);
   const reference = checkerOver(step.dir);
-  const files = new Map([...new Set(blanks.map((blank) => blank.file))].map((rel) => [rel, readStepFile(step.dir, rel)]));
+  const files = new Map(
+    [...new Set(blanks.map((blank) => blank.file))].map((rel) => [rel, readStepFile(step.dir, rel)]),
+  );
   for (const blank of blanks) {
     const found = declarationsOf(reference.file(blank.file)).find((candidate) => candidate.name === blank.name);
     blank.returnType = returnTypeText(reference.checker, found.node);
@@ -30,7 +33,9 @@ export function planExercise(step, previous) {
   const texts = (fill = new Set()) => textsOf(step, previous, files, blanks, fill);
   for (let round = 0; ; round++) {
     const errors = typeErrors(checkerOver(step.dir, texts()), step.dir);
-    const misfits = blanks.filter((blank) => blank.start === "previous" && errors.some((error) => inside(blank, error, texts())));
+    const misfits = blanks.filter(
+      (blank) => blank.start === "previous" && errors.some((error) => inside(blank, error, texts())),
+    );
     if (misfits.length === 0 && errors.length === 0) break;
     if (misfits.length === 0 || round === MAX_ROUNDS) {
       const shown = errors.slice(0, 5).map((error) => `  ${error.rel}:${error.line}: ${error.message.split("\n")[0]}`);
@@ -51,7 +56,13 @@ function textsOf(step, previous, files, blanks, fill) {
       .flatMap((blank) => {
         const declaration = found.get(blank.name);
         const body = blank.start === "previous" ? previousBody(previous.dir, blank, declaration, file) : undefined;
-        return blankEdits(text, file, declaration, { returnType: blank.returnType, body, stepId: step.id, blank, note: noteOf(step, previous, blank, body) });
+        return blankEdits(text, file, declaration, {
+          returnType: blank.returnType,
+          body,
+          stepId: step.id,
+          blank,
+          note: noteOf(step, previous, blank, body),
+        });
       });
     result.set(rel, applyEdits(text, edits));
   }
@@ -108,7 +119,12 @@ function exerciseTsconfig(step, dest) {
 /** The role table for exercises: the same roles, played by the reference steps' programs. */
 export function writeRoles(exercisesDir, stepsDir) {
   const roles = readRoles(path.join(stepsDir, "roles.json"));
-  const table = Object.fromEntries(Object.entries(roles).map(([role, rel]) => [role, path.relative(exercisesDir, path.join(stepsDir, rel)).split(path.sep).join("/")]));
+  const table = Object.fromEntries(
+    Object.entries(roles).map(([role, rel]) => [
+      role,
+      path.relative(exercisesDir, path.join(stepsDir, rel)).split(path.sep).join("/"),
+    ]),
+  );
   mkdirSync(exercisesDir, { recursive: true });
   writeFileSync(path.join(exercisesDir, "roles.json"), `${JSON.stringify(table, null, 2)}\n`);
 }

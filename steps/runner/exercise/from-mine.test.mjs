@@ -52,7 +52,10 @@ beforeAll(() => {
   // Their step 04: the reference (which filling every blank gives back byte for byte), written their way.
   const mine = path.join(temp, before.folder);
   // Their `session` holds a name step 05 gives to something of its own.
-  const server04 = theirWay(readStepFile(before.dir, "src/server.ts"), LAST_IMPORT).replace(/^let sandbox = "";$/m, `$&\n${CLASH}`);
+  const server04 = theirWay(readStepFile(before.dir, "src/server.ts"), LAST_IMPORT).replace(
+    /^let sandbox = "";$/m,
+    `$&\n${CLASH}`,
+  );
   writeExercise({ step: before }, mine, new Map([["src/server.ts", server04]]));
   writeFileSync(path.join(mine, "src/numbers.ts"), NUMBERS);
   plan = planExercise(step, before);
@@ -74,13 +77,17 @@ describe("fromMine", () => {
 
   test("a helper of theirs that no longer type-checks stays, as a comment with a note", () => {
     const note = `Your answerLine from step 04 no longer type-checks here; kept as a comment.`;
-    expect(server).toContain(`// ${note}\n// function answerLine(line: string) {\n//   return handleLine(line, methods);\n// }`);
+    expect(server).toContain(
+      `// ${note}\n// function answerLine(line: string) {\n//   return handleLine(line, methods);\n// }`,
+    );
     expect(notes).toContain(`src/server.ts: ${note}`);
   });
 
   test("a helper of theirs named as something step 05 adds gives way to it, with a note", () => {
     expect(server).not.toContain(CLASH);
-    expect(notes).toContain("src/server.ts: your session has the name of one step 05 adds, so step 05's takes its place.");
+    expect(notes).toContain(
+      "src/server.ts: your session has the name of one step 05 adds, so step 05's takes its place.",
+    );
   });
 
   test("what step 05 adds or changes is blank, and the whole type-checks", () => {
@@ -95,7 +102,11 @@ describe("fromMine", () => {
 
   test("filling step 05's blanks from the reference gives step 05 written their way", () => {
     const commented = `// Your answerLine from step 04 no longer type-checks here; kept as a comment.\n${HELPERS.split("\n\n")[1].replace(/^/gm, "// ")}`;
-    const expected = theirWay(readStepFile(step.dir, "src/server.ts"), LAST_IMPORT, `${HELPERS.split("\n\nfunction answerLine")[0]}\n\n${commented}`);
+    const expected = theirWay(
+      readStepFile(step.dir, "src/server.ts"),
+      LAST_IMPORT,
+      `${HELPERS.split("\n\nfunction answerLine")[0]}\n\n${commented}`,
+    );
     expect(filled("src/server.ts")).toBe(expected);
     for (const rel of ["src/jsonrpc.ts", "src/lifecycle.ts"]) expect(filled(rel)).toBe(readStepFile(step.dir, rel));
   });
@@ -128,9 +139,15 @@ describe("partStart", () => {
 function filled(rel) {
   const text = texts.get(rel) ?? readStepFile(step.dir, rel);
   const [now, reference] = [parse(rel, text), parse(rel, readStepFile(step.dir, rel))];
-  const edits = plan.blanks.filter((blank) => blank.file === rel).map((blank) => {
-    const [at, from] = [now, reference].map((file) => declarationsOf(file).find((found) => found.name === blank.name).outer);
-    return { start: at.getFullStart(), end: at.end, text: reference.text.slice(from.getFullStart(), from.end) };
-  });
-  return edits.sort((a, b) => b.start - a.start).reduce((result, edit) => result.slice(0, edit.start) + edit.text + result.slice(edit.end), text);
+  const edits = plan.blanks
+    .filter((blank) => blank.file === rel)
+    .map((blank) => {
+      const [at, from] = [now, reference].map(
+        (file) => declarationsOf(file).find((found) => found.name === blank.name).outer,
+      );
+      return { start: at.getFullStart(), end: at.end, text: reference.text.slice(from.getFullStart(), from.end) };
+    });
+  return edits
+    .sort((a, b) => b.start - a.start)
+    .reduce((result, edit) => result.slice(0, edit.start) + edit.text + result.slice(edit.end), text);
 }

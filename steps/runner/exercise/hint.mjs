@@ -73,7 +73,8 @@ export async function hint(step, previous, { show = false } = {}) {
     return 1;
   }
   console.log(
-    `steps/${step.folder}/${blank.file}:${reference.line} ${blank.name}, as step ${step.id} has it:\n\n${reference.text}`,
+    `steps/${step.folder}/${blank.file}:${reference.line} ` +
+      `${blank.name}, as step ${step.id} has it:\n\n${reference.text}`,
   );
   return 0;
 }

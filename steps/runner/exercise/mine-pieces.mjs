@@ -26,7 +26,8 @@ export function mergedFile(plan, mineDir, rel) {
       if ((body ?? reference) === undefined) continue;
       // Their body as step N−1 wrote it: the plan already tried that one, and knows whether it fits.
       const old = earlier.get(found.name);
-      const asWritten = body !== undefined && old !== undefined && tokensOf(own.body, own.file) === tokensOf(old.body, old.file);
+      const asWritten =
+        body !== undefined && old !== undefined && tokensOf(own.body, own.file) === tokensOf(old.body, old.file);
       const fits = !asWritten || blank.start === "previous";
       pieces.push({ ...at, kind: "changed", blank, body: body ?? reference, theirs: body !== undefined, mine: fits });
     } else if (!blank && body !== undefined && body !== found.body.getText(file)) {
@@ -40,7 +41,10 @@ export function mergedFile(plan, mineDir, rel) {
   const extras = extrasOf(rel, texts);
   const clashes = extras
     .filter((extra) => extra.clash)
-    .map(({ name }) => `${rel}: your ${name} has the name of one step ${step.id} adds, so step ${step.id}'s takes its place.`);
+    .map(
+      ({ name }) =>
+        `${rel}: your ${name} has the name of one step ${step.id} adds, so step ${step.id}'s takes its place.`,
+    );
   pieces.push(...extras.filter((extra) => !extra.clash).map((extra) => ({ ...at, kind: "extra", ...extra })));
   pieces.push(...importsOf(rel, texts).map((binding) => ({ ...at, kind: "import", ...binding })));
   for (const piece of pieces) piece.note = noteOf(plan, piece);
@@ -86,7 +90,9 @@ export function render(plan, { after, file, blanks, pieces }) {
     const piece = changed.get(blank.name);
     const body = piece?.mine ? piece.body : undefined;
     const note = blank.change === "changed" ? changedNote(plan, blank, body, piece?.theirs) : undefined;
-    edits.push(...blankEdits(after, file, found.get(blank.name), { returnType: blank.returnType, body, stepId, blank, note }));
+    edits.push(
+      ...blankEdits(after, file, found.get(blank.name), { returnType: blank.returnType, body, stepId, blank, note }),
+    );
   }
   for (const piece of pieces.filter((candidate) => candidate.kind === "kept")) {
     const reference = [piece.found.body.getText(file), undefined, piece.note];
@@ -100,13 +106,18 @@ const IDENTIFIER = /[\p{L}_$][\p{L}\p{N}_$]*/gu;
 
 /** The learner's extras at their anchors, in their order, and the imports their code still in the file uses. */
 function insertions(after, pieces) {
-  const theirCode = pieces.filter((piece) => piece.mine && piece.kind !== "import").map((piece) => piece.body ?? piece.text);
+  const theirCode = pieces
+    .filter((piece) => piece.mine && piece.kind !== "import")
+    .map((piece) => piece.body ?? piece.text);
   const used = new Set(theirCode.flatMap((code) => code.match(IDENTIFIER) ?? []));
   const lastImport = parse("imports.ts", after).statements.filter(ts.isImportDeclaration).at(-1);
   const groups = new Map();
   const add = (at, text) => groups.set(at, [...(groups.get(at) ?? []), text]);
   // Imports first: an extra anchored after the last import goes below the imports added there.
-  const ordered = [...pieces.filter((piece) => piece.kind === "import"), ...pieces.filter((piece) => piece.kind === "extra")];
+  const ordered = [
+    ...pieces.filter((piece) => piece.kind === "import"),
+    ...pieces.filter((piece) => piece.kind === "extra"),
+  ];
   for (const piece of ordered) {
     // An import shows only while code of theirs in the file uses it; an extra that no longer fits, as a comment.
     if (piece.kind === "import") piece.shown = piece.mine && used.has(piece.name) ? piece.text : undefined;

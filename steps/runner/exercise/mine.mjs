@@ -7,7 +7,11 @@ export function namesOf(statement) {
   if (ts.isImportDeclaration(statement)) {
     const clause = statement.importClause;
     const bindings = clause?.namedBindings;
-    const named = !bindings ? [] : ts.isNamespaceImport(bindings) ? [bindings.name] : bindings.elements.map((one) => one.name);
+    const named = !bindings
+      ? []
+      : ts.isNamespaceImport(bindings)
+        ? [bindings.name]
+        : bindings.elements.map((one) => one.name);
     return [clause?.name, ...named].filter(Boolean).map((name) => name.text);
   }
   if (ts.isVariableStatement(statement)) {
@@ -51,7 +55,13 @@ export function extrasOf(rel, { mine, before, after }) {
     if (ts.isImportDeclaration(statement) || names.length === 0 || names.some((name) => oldNames.has(name))) return;
     if (names.some((name) => nowByName.has(name))) return void extras.push({ name: names.join(", "), clash: true });
     const earlier = own.statements.slice(0, i).reverse();
-    const anchor = earlier.map((other) => namesOf(other).map((name) => nowByName.get(name)).find(Boolean)).find(Boolean);
+    const anchor = earlier
+      .map((other) =>
+        namesOf(other)
+          .map((name) => nowByName.get(name))
+          .find(Boolean),
+      )
+      .find(Boolean);
     extras.push({ name: names.join(", "), text: textWithComments(statement, own), anchor: anchor?.end ?? fallback });
   });
   return extras;
@@ -90,7 +100,8 @@ export function importsOf(rel, { mine, after }) {
     const typeOnly = clause?.isTypeOnly ? "type " : "";
     const bindings = clause?.namedBindings;
     const found = [];
-    if (clause?.name) found.push({ name: clause.name.text, text: `import ${typeOnly}${clause.name.text} from ${from};` });
+    if (clause?.name)
+      found.push({ name: clause.name.text, text: `import ${typeOnly}${clause.name.text} from ${from};` });
     if (bindings && ts.isNamespaceImport(bindings)) {
       found.push({ name: bindings.name.text, text: `import ${typeOnly}* as ${bindings.name.text} from ${from};` });
     }

@@ -50,7 +50,8 @@ function testEnv(report) {
 
 /**
  * Type-checks and tests the folder with step N's tests. Resolves with { syntaxErrors, typeErrors, tests, fileErrors,
- * unhandled, crashed, leftProcesses }; a syntax error stops the tests, which would only repeat it in every test's words.
+ * unhandled, crashed, leftProcesses }; a syntax error stops the tests, which would only repeat it in every test's
+ * words.
  */
 export async function runStepTests(step, folder, { testTimeoutMs = TEST_TIMEOUT_MS } = {}) {
   const { copy, release } = checkCopy(step, folder);

@@ -19,17 +19,20 @@ function refusal(step, folder) {
   return [
     `${shown(folder)}/ already exists: it holds your work on step ${step.id}, and the runner never writes over it.`,
     `  To go on with it:  node steps/run.mjs ${step.number} --check`,
-    `  To start afresh:   node steps/run.mjs ${step.number} --reset (moves it aside to ${shown(asideName(folder))}/ first)`,
+    `  To start afresh:   node steps/run.mjs ${step.number} --reset ` +
+      `(moves it aside to ${shown(asideName(folder))}/ first)`,
   ].join("\n");
 }
 
 /** What the learner reads once the folder is written: where it is, its blanks, and how to go on. */
 function startLines(step, previous, folder, blanks, movedTo) {
   const lines = [
-    `Step ${step.id}'s exercise is in ${shown(folder)}/${movedTo ? ` (your earlier folder is now ${shown(movedTo)}/)` : ""}.`,
+    `Step ${step.id}'s exercise is in ` +
+      `${shown(folder)}/${movedTo ? ` (your earlier folder is now ${shown(movedTo)}/)` : ""}.`,
   ];
   lines.push(
-    `It is step ${step.id} with ${blanks.length} blank${blanks.length === 1 ? "" : "s"}: each throws "not written yet" until you write it.`,
+    `It is step ${step.id} with ${blanks.length} blank${blanks.length === 1 ? "" : "s"}: ` +
+      `each throws "not written yet" until you write it.`,
   );
   for (const blank of blanks) {
     const start = blank.start === "previous" ? ` (starts as step ${previous.id} had it)` : "";
@@ -40,8 +43,10 @@ function startLines(step, previous, folder, blanks, movedTo) {
   const n = step.number;
   lines.push(
     `Read docs/${step.folder}.md, write the blanks, then:`,
-    `  node steps/run.mjs ${n} --check      run step ${step.id}'s tests against your folder (add --watch to re-check on every save)`,
-    `  node steps/run.mjs ${n} --hint       the chapter section and the failing test of the next blank (--show: its reference)`,
+    `  node steps/run.mjs ${n} --check      run step ${step.id}'s ` +
+      `tests against your folder (add --watch to re-check on every save)`,
+    `  node steps/run.mjs ${n} --hint       the chapter section and ` +
+      `the failing test of the next blank (--show: its reference)`,
     `  node steps/run.mjs ${n} --solution   how your folder differs from step ${step.id}`,
   );
   return lines;
@@ -55,11 +60,16 @@ async function fromLearner(plan, steps) {
   const { step, previous } = plan;
   const { fromMine, partStart } = await import("./from-mine.mjs");
   if (partStart(steps, step)) {
-    console.log(`Step ${step.id} opens the part "${step.lesson.part}": it starts from the reference, not from your step ${previous.id}.`);
+    console.log(
+      `Step ${step.id} opens the part "${step.lesson.part}": it ` +
+        `starts from the reference, not from your step ${previous.id}.`,
+    );
     return undefined;
   }
   if (!previousStep(steps, previous)) {
-    console.log(`Step ${previous.id} has no exercise of yours to start from: step ${step.id} starts from the reference.`);
+    console.log(
+      `Step ${previous.id} has no exercise of yours to start from: step ${step.id} starts from the reference.`,
+    );
     return undefined;
   }
   const mine = folderOf(previous);
@@ -69,14 +79,23 @@ async function fromLearner(plan, steps) {
     return 1;
   }
   const { checkExercise } = await import("./check.mjs");
-  const check = await checkExercise(previous, previousStep(steps, previous), { demo: false, remember: false, print: () => {} });
+  const check = await checkExercise(previous, previousStep(steps, previous), {
+    demo: false,
+    remember: false,
+    print: () => {},
+  });
   if (check.status !== 0) {
-    console.error(`Your step ${previous.id} in ${shown(mine)}/ does not pass --check yet; --from-mine starts only from a finished step.`);
+    console.error(
+      `Your step ${previous.id} in ${shown(mine)}/ does not pass ` +
+        `--check yet; --from-mine starts only from a finished step.`,
+    );
     console.error(`  See what fails: node steps/run.mjs ${previous.number} --check`);
     return 1;
   }
   const { texts, notes } = fromMine(plan, mine);
-  console.log(`Step ${step.id} starts from your step ${previous.id}: what it keeps is yours, what it adds or changes is blank.`);
+  console.log(
+    `Step ${step.id} starts from your step ${previous.id}: what it keeps is yours, what it adds or changes is blank.`,
+  );
   for (const note of notes) console.log(`  ${note}`);
   return texts;
 }
@@ -100,7 +119,8 @@ export async function startExercise(step, previous, { reset = false, fromMine } 
   const mine = fromMine ? await fromLearner(plan, fromMine) : undefined;
   if (typeof mine === "number") return mine;
   mkdirSync(EXERCISES_DIR, { recursive: true });
-  // Written beside its place, so that its relative links hold once renamed, and so that a half-written one is never found.
+  // Written beside its place, so that its relative links hold once renamed, and so that a half-written one is never
+  // found.
   const fresh = mkdtempSync(path.join(EXERCISES_DIR, `.new-${step.folder}-`));
   const release = trackFolder(fresh);
   try {

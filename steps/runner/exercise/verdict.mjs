@@ -63,7 +63,10 @@ export function blankLine({ blank, state, names, failing, unrun, line, written }
   if (state === "pass")
     return `  pass  ${where}: ${names.length === 1 ? "its test passes" : `its ${names.length} tests pass`}${still}`;
   if (state === "fail")
-    return `  FAIL  ${where}: ${failing.length} of ${count(names.length, "test")} fail${unrun > 0 ? `, ${unrun} did not run` : ""}${still}`;
+    return (
+      `  FAIL  ${where}: ${failing.length} of ${count(names.length, "test")} ` +
+      `fail${unrun > 0 ? `, ${unrun} did not run` : ""}${still}`
+    );
   if (state === "unrun") {
     const which =
       names.length === 1
@@ -113,5 +116,6 @@ export const hangLines = (tests) =>
     .filter((test) => test.timedOut)
     .map(
       (test) =>
-        `  ${test.file}${test.line ? `:${test.line}` : ""} "${test.name.split(" > ").at(-1)}" did not finish within ${test.seconds} s: something it waits for never comes`,
+        `  ${test.file}${test.line ? `:${test.line}` : ""} "${test.name.split(" > ").at(-1)}" ` +
+        `did not finish within ${test.seconds} s: something it waits for never comes`,
     );

@@ -7,10 +7,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 /** The variable that makes canReadProc() answer false on Linux too, so that the tests run the ps paths there. */
 export const NO_PROC = "LEARN_MCP_NO_PROC";
-export const canReadProc = () => process.env[NO_PROC] !== "1" && process.platform === "linux" && existsSync("/proc/self/stat");
+export const canReadProc = () =>
+  process.env[NO_PROC] !== "1" && process.platform === "linux" && existsSync("/proc/self/stat");
 
-// The options are in procps and BSD ps alike (-A, -p, -ww for lines of any width, -o with "=" for no header), and GNU-only
-// forms such as --ppid are not. One -o per column: BSD ps, like POSIX, reads all that follows a "=" as the header.
+// The options are in procps and BSD ps alike (-A, -p, -ww for lines of any width, -o with "=" for no header), and
+// GNU-only forms such as --ppid are not. One -o per column: BSD ps, like POSIX, reads all that follows a "=" as the
+// header.
 const ps = (args) => {
   try {
     return execFileSync("ps", args, { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
@@ -34,13 +36,22 @@ const readProc = (pid, file) => {
 
 /** The pids alive now (zombies included). */
 export const snapshotPids = () =>
-  new Set(canReadProc() ? readdirSync("/proc").filter((name) => /^\d+$/.test(name)).map(Number) : psRows(["-A", "-o", "pid="]).map(Number));
+  new Set(
+    canReadProc()
+      ? readdirSync("/proc")
+          .filter((name) => /^\d+$/.test(name))
+          .map(Number)
+      : psRows(["-A", "-o", "pid="]).map(Number),
+  );
 
-// Field 2 of /proc/<pid>/stat is the command name in parentheses and may itself contain ") ", so fields are read after the last ")".
+// Field 2 of /proc/<pid>/stat is the command name in parentheses and may itself contain ") ", so fields are read after
+// the last ")".
 /** `{ state, ppid, pgrp }` of a process, or undefined once it is gone. `state` is one letter: Z for a zombie. */
 export function readStat(pid) {
   if (!canReadProc()) {
-    const [state, ppid, pgrp] = (psRows(["-o", "stat=", "-o", "ppid=", "-o", "pgid=", "-p", String(pid)])[0] ?? "").split(/\s+/);
+    const [state, ppid, pgrp] = (
+      psRows(["-o", "stat=", "-o", "ppid=", "-o", "pgid=", "-p", String(pid)])[0] ?? ""
+    ).split(/\s+/);
     return pgrp === undefined ? undefined : { state: state[0], ppid: Number(ppid), pgrp: Number(pgrp) };
   }
   const text = readProc(pid, "stat");
@@ -51,7 +62,8 @@ export function readStat(pid) {
 
 /** pid -> `{ state, ppid, pgrp }` for every process we can see, read at once. */
 function statsByPid() {
-  if (canReadProc()) return new Map([...snapshotPids()].map((pid) => [pid, readStat(pid)]).filter(([, stat]) => stat !== undefined));
+  if (canReadProc())
+    return new Map([...snapshotPids()].map((pid) => [pid, readStat(pid)]).filter(([, stat]) => stat !== undefined));
   return new Map(
     psRows(["-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid=", "-o", "stat="]).map((line) => {
       const [pid, ppid, pgrp, state] = line.split(/\s+/);
@@ -62,9 +74,14 @@ function statsByPid() {
 
 /** A shell-like rendering of a process's command line (ps's own rendering without /proc). */
 export const commandLine = (pid) =>
-  canReadProc() ? (readProc(pid, "cmdline") ?? "").split("\0").filter(Boolean).join(" ") : ps(["-ww", "-o", "args=", "-p", String(pid)]).trim();
+  canReadProc()
+    ? (readProc(pid, "cmdline") ?? "").split("\0").filter(Boolean).join(" ")
+    : ps(["-ww", "-o", "args=", "-p", String(pid)]).trim();
 
-/** The process's environment as "NAME=value" strings; empty when it cannot be read, and without /proc (ps has no portable way). */
+/**
+ * The process's environment as "NAME=value" strings; empty when it cannot be read, and without /proc (ps has no
+ * portable way).
+ */
 export const environment = (pid) => (canReadProc() ? (readProc(pid, "environ") ?? "").split("\0").filter(Boolean) : []);
 
 /** `root` followed by all of its descendants, parents before children. */

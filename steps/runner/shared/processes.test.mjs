@@ -5,7 +5,16 @@ import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, test } from "vitest";
-import { canReadProc, commandLine, isAlive, NO_PROC, processTree, readStat, snapshotPids, stopGroup } from "./processes.mjs";
+import {
+  canReadProc,
+  commandLine,
+  isAlive,
+  NO_PROC,
+  processTree,
+  readStat,
+  snapshotPids,
+  stopGroup,
+} from "./processes.mjs";
 
 const started = [];
 const given = process.env[NO_PROC];
@@ -24,12 +33,16 @@ afterEach(() => {
 // sh starts `sleep 60` and `sleep 0.5`, then becomes `sleep 61` through exec: sleep never collects a child, so the
 // short one stays a zombie once it ends. detached: all three are in a process group the leader leads.
 async function startGroup() {
-  const leader = spawn("sh", ["-c", "sleep 60 & echo $!; sleep 0.5 & echo $!; exec sleep 61"], { detached: true, stdio: ["ignore", "pipe", "ignore"] });
+  const leader = spawn("sh", ["-c", "sleep 60 & echo $!; sleep 0.5 & echo $!; exec sleep 61"], {
+    detached: true,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   started.push(leader.pid);
   const lines = createInterface({ input: leader.stdout })[Symbol.asyncIterator]();
   const [child, zombie] = [Number((await lines.next()).value), Number((await lines.next()).value)];
   // Until the short sleep has ended, and each process runs its own command (a fork becomes sleep a moment later).
-  const settled = () => readStat(zombie)?.state === "Z" && commandLine(child) === "sleep 60" && commandLine(leader.pid) === "sleep 61";
+  const settled = () =>
+    readStat(zombie)?.state === "Z" && commandLine(child) === "sleep 60" && commandLine(leader.pid) === "sleep 61";
   for (let waited = 0; waited < 5000 && !settled(); waited += 20) await sleep(20);
   return { leader, child, zombie };
 }

@@ -26,7 +26,14 @@ export function listSteps(stepsDir = STEPS_DIR) {
     .map((folder) => {
       const dir = path.join(stepsDir, folder);
       const lesson = readLesson(dir);
-      return { id: folder.slice(0, 2), number: Number(folder.slice(0, 2)), folder, dir, title: lesson.title ?? "(no title)", lesson };
+      return {
+        id: folder.slice(0, 2),
+        number: Number(folder.slice(0, 2)),
+        folder,
+        dir,
+        title: lesson.title ?? "(no title)",
+        lesson,
+      };
     });
 }
 

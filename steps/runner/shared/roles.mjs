@@ -12,6 +12,7 @@ export const readRoles = (file = ROLES_FILE) => JSON.parse(readFileSync(file, "u
 /** The absolute path of the program that plays `role`; throws, naming the known roles, for an unknown one. */
 export function roleProgram(role, file = ROLES_FILE) {
   const roles = readRoles(file);
-  if (!Object.hasOwn(roles, role)) throw new Error(`no role "${role}" in ${file}; known: ${Object.keys(roles).join(", ")}`);
+  if (!Object.hasOwn(roles, role))
+    throw new Error(`no role "${role}" in ${file}; known: ${Object.keys(roles).join(", ")}`);
   return path.join(path.dirname(file), roles[role]);
 }

@@ -5,7 +5,11 @@ const packageJson = (name, version = "1.0.0") =>
   `{\n  "name": "@fixture/${name}",\n  "version": "${version}",\n  "type": "module"\n}\n`;
 const lessonJson = (title) => JSON.stringify({ title, changes: [] });
 
-const step = (name, files) => ({ "package.json": packageJson(name), "lesson.json": lessonJson(`Fixture ${name}`), ...files });
+const step = (name, files) => ({
+  "package.json": packageJson(name),
+  "lesson.json": lessonJson(`Fixture ${name}`),
+  ...files,
+});
 
 const diffNew = {
   "src/main.ts": "const a = 1;\nconst b = 3;\nconsole.log(a + b);\n",
@@ -22,7 +26,11 @@ const diffPair = {
     "src/gone.ts": "// going away\nexport const gone = 1;\n",
   }),
   "02-new": step("02-new", diffNew),
-  "03-described": { ...diffNew, "package.json": packageJson("03-described", "1.1.0"), "lesson.json": lessonJson("New title") },
+  "03-described": {
+    ...diffNew,
+    "package.json": packageJson("03-described", "1.1.0"),
+    "lesson.json": lessonJson("New title"),
+  },
 };
 
 // Source before tests; a removed file is one line.
@@ -87,7 +95,7 @@ setInterval(() => {}, 60_000);
 const hang = step("01-hang", { "src/main.ts": hangMain, "src/child.mjs": hangChild });
 
 // Writes far more than a pipe holds, so a reader that stops early makes its next write fail with EPIPE.
-const chatty = step("01-chatty", { "src/main.ts": 'for (let i = 0; i < 200_000; i++) console.log(`line ${i}`);\n' });
+const chatty = step("01-chatty", { "src/main.ts": "for (let i = 0; i < 200_000; i++) console.log(`line ${i}`);\n" });
 
 // A demo with a temporary folder it removes on exit and a child that sleeps: the runner must leave neither behind.
 const tidyMain = `import { spawn } from "node:child_process";
@@ -113,4 +121,15 @@ setTimeout(() => {
 `;
 const crash = step("01-crash", { "src/main.ts": crashMain });
 
-export const FIXTURES = { chatty, crash, tidy, diffPair, diffPairSource, diffPairExpected, diffPairStat, describedExpected, fails, hang };
+export const FIXTURES = {
+  chatty,
+  crash,
+  tidy,
+  diffPair,
+  diffPairSource,
+  diffPairExpected,
+  diffPairStat,
+  describedExpected,
+  fails,
+  hang,
+};

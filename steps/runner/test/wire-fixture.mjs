@@ -1,6 +1,7 @@
-// The --wire fixture: a demo that talks JSON-RPC to two echo servers and to a CLI that starts a third, and its exact output.
-// It proves labels tell processes apart (also one level down), lines split mid-character are framed, long strings shortened,
-// lines that are not JSON-RPC are shown marked, and secrets are masked in JSON and in plain text alike.
+// The --wire fixture: a demo that talks JSON-RPC to two echo servers and to a CLI that starts a third, and its exact
+// output. It proves labels tell processes apart (also one level down), lines split mid-character are framed, long
+// strings shortened, lines that are not JSON-RPC are shown marked, and secrets are masked in JSON and in plain text
+// alike.
 
 const packageJson = `{\n  "name": "@fixture/01-wire",\n  "version": "1.0.0",\n  "description": "Wire fixture",\n  "type": "module"\n}\n`;
 
@@ -78,7 +79,13 @@ echo.child.stdin.end();
 console.log(\`cli: echo answered \${result.text}\`);
 `;
 
-export const WIRE = { "package.json": packageJson, "src/main.ts": wireMain, "src/rpc.ts": rpcClient, "src/echo.ts": echoServer, "src/cli.ts": wireCli };
+export const WIRE = {
+  "package.json": packageJson,
+  "src/main.ts": wireMain,
+  "src/rpc.ts": rpcClient,
+  "src/echo.ts": echoServer,
+  "src/cli.ts": wireCli,
+};
 
 const long = `${"a".repeat(80)}…(+99,920 chars)`;
 const banner = (label) => `<- [${label}] (not JSON-RPC) "echo: ready; password=***"
@@ -99,4 +106,3 @@ main: cli said cli: echo answered from cli
 -> [1 echo.ts] {"jsonrpc":"2.0","method":"bye"}
 main: done
 `;
-

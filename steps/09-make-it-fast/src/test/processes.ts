@@ -4,7 +4,12 @@ import { execFileSync } from "node:child_process";
 
 export function isRunning(pid: number): boolean {
   try {
-    return !execFileSync("ps", ["-o", "stat=", "-p", String(pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim().startsWith("Z");
+    return !execFileSync("ps", ["-o", "stat=", "-p", String(pid)], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    })
+      .trim()
+      .startsWith("Z");
   } catch {
     return false; // ps exits 1 when there is no such process
   }

@@ -32,7 +32,9 @@ export class Lines {
   /** The next line the server wrote, parsed, or undefined when it closed its output instead. */
   async nextOrEnd(timeoutMs = 15_000): Promise<unknown> {
     let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no line within ${timeoutMs} ms`)), timeoutMs)));
+    const timeout = new Promise<never>(
+      (_, reject) => (timer = setTimeout(() => reject(new Error(`no line within ${timeoutMs} ms`)), timeoutMs)),
+    );
     const next = await Promise.race([this.#lines.next(), timeout]).finally(() => clearTimeout(timer));
     return next.done ? undefined : JSON.parse(next.value);
   }

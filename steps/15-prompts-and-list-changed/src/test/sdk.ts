@@ -1,5 +1,5 @@
-// Test helper: this step's server as a separate process, connected through the step's own client in the era a test asks for.
-// The server is started as an MCP host would start it: a command line with its folder as the argument.
+// Test helper: this step's server as a separate process, connected through the step's own client in the era a test asks
+// for. The server is started as an MCP host would start it: a command line with its folder as the argument.
 import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
 import { connect as connectTo, type Connection } from "../sdk-client.ts";

@@ -2,11 +2,27 @@
 import { execFileSync } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
 
-interface Row { pid: number; ppid: number; pgid: number; zombie: boolean }
+interface Row {
+  pid: number;
+  ppid: number;
+  pgid: number;
+  zombie: boolean;
+}
 
 function rows(): Row[] {
-  const out = execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid=", "-o", "stat="], { encoding: "utf8" });
-  return out.trim().split("\n").map((line) => line.trim().split(/\s+/)).map(([pid, ppid, pgid, stat]) => ({ pid: Number(pid), ppid: Number(ppid), pgid: Number(pgid), zombie: stat!.startsWith("Z") }));
+  const out = execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid=", "-o", "pgid=", "-o", "stat="], {
+    encoding: "utf8",
+  });
+  return out
+    .trim()
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .map(([pid, ppid, pgid, stat]) => ({
+      pid: Number(pid),
+      ppid: Number(ppid),
+      pgid: Number(pgid),
+      zombie: stat!.startsWith("Z"),
+    }));
 }
 
 /** The process groups of `pid` and of every process below it, but not the group `pid` is in and does not lead (a
@@ -15,7 +31,7 @@ export function groupsBelow(pid: number): number[] {
   const all = rows();
   const own = all.find((row) => row.pid === pid)?.pgid;
   const found = new Set([pid]);
-  for (let size = 0; size !== found.size; ) {
+  for (let size = 0; size !== found.size;) {
     size = found.size;
     for (const row of all) if (found.has(row.ppid)) found.add(row.pid);
   }
@@ -28,7 +44,9 @@ export function groupsBelow(pid: number): number[] {
 export async function leftAfter(groups: number[], ms: number): Promise<number[]> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const left = rows().filter((row) => groups.includes(row.pgid) && !row.zombie).map((row) => row.pid);
+    const left = rows()
+      .filter((row) => groups.includes(row.pgid) && !row.zombie)
+      .map((row) => row.pid);
     if (left.length === 0 || Date.now() > deadline) return left;
     await sleep(50);
   }

@@ -11,12 +11,18 @@ const add = {
 };
 
 function result(method, params = {}) {
-  if (method === "initialize") return { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "adder", version: "0.1.0" } };
+  if (method === "initialize")
+    return {
+      protocolVersion: params.protocolVersion,
+      capabilities: { tools: {} },
+      serverInfo: { name: "adder", version: "0.1.0" },
+    };
   if (method === "tools/list") return { tools: [add] };
   if (method !== "tools/call") return undefined;
   const { a, b } = params.arguments ?? {};
   if (params.name !== "add") return { content: [{ type: "text", text: `no tool ${params.name}` }], isError: true };
-  if (typeof a !== "number" || typeof b !== "number") return { content: [{ type: "text", text: "a and b must be numbers" }], isError: true };
+  if (typeof a !== "number" || typeof b !== "number")
+    return { content: [{ type: "text", text: "a and b must be numbers" }], isError: true };
   return { content: [{ type: "text", text: String(a + b + bias) }] };
 }
 

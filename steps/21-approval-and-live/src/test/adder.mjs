@@ -11,13 +11,19 @@ const add = {
 };
 
 function result(method, params = {}) {
-  if (method === "initialize") return { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: "adder", version: "0.1.0" } };
+  if (method === "initialize")
+    return {
+      protocolVersion: params.protocolVersion,
+      capabilities: { tools: {} },
+      serverInfo: { name: "adder", version: "0.1.0" },
+    };
   if (method === "tools/list") return { tools: [add] };
   if (method !== "tools/call") return undefined;
   console.error(`called ${params.name} ${JSON.stringify(params.arguments)}`); // so a test can tell a call never came
   const { a, b } = params.arguments ?? {};
   if (params.name !== "add") return { content: [{ type: "text", text: `no tool ${params.name}` }], isError: true };
-  if (typeof a !== "number" || typeof b !== "number") return { content: [{ type: "text", text: "a and b must be numbers" }], isError: true };
+  if (typeof a !== "number" || typeof b !== "number")
+    return { content: [{ type: "text", text: "a and b must be numbers" }], isError: true };
   return { content: [{ type: "text", text: String(a + b + bias) }] };
 }
 

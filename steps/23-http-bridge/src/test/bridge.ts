@@ -9,7 +9,10 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 
 const program = fileURLToPath(new URL("../server.ts", import.meta.url));
-export const fixtureServer = [process.execPath, fileURLToPath(new URL("../fixtures/stdio-server.mjs", import.meta.url))];
+export const fixtureServer = [
+  process.execPath,
+  fileURLToPath(new URL("../fixtures/stdio-server.mjs", import.meta.url)),
+];
 export const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 export type Bridge = Awaited<ReturnType<typeof startBridge>>;
@@ -23,9 +26,13 @@ export function stopAll(): void {
 
 /** `command` null: the bridge's own default, chapter 16's server. */
 export async function startBridge(command: string[] | null = fixtureServer) {
-  const child = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), program, "--port", "0", ...(command ? ["--", ...command] : [])], {
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  const child = spawn(
+    process.execPath,
+    ["--import", import.meta.resolve("tsx"), program, "--port", "0", ...(command ? ["--", ...command] : [])],
+    {
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
   const stderr: string[] = [];
   const exited = once(child, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
   running.add(child);
@@ -39,10 +46,19 @@ export async function startBridge(command: string[] | null = fixtureServer) {
   });
   /** Sends one message; `session` adds the Mcp-Session-Id header. */
   const post = (message: unknown, session?: string, headers: Record<string, string> = {}) =>
-    fetch(url, { method: "POST", headers: { ...JSON_HEADERS, ...(session ? { "mcp-session-id": session } : {}), ...headers }, body: JSON.stringify(message) });
+    fetch(url, {
+      method: "POST",
+      headers: { ...JSON_HEADERS, ...(session ? { "mcp-session-id": session } : {}), ...headers },
+      body: JSON.stringify(message),
+    });
   /** A new session: initialize, then initialized; resolves with its id. */
   const open = async (): Promise<string> => {
-    const response = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } } });
+    const response = await post({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "test", version: "0" } },
+    });
     await response.text();
     const session = response.headers.get("mcp-session-id")!;
     await (await post({ jsonrpc: "2.0", method: "notifications/initialized" }, session)).text();
@@ -58,7 +74,12 @@ export async function startBridge(command: string[] | null = fixtureServer) {
 }
 
 /** A request through node's http module, which sends Host, Origin and Content-Length exactly as given. */
-export function rawRequest(url: string, method: string, headers: OutgoingHttpHeaders, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+export function rawRequest(
+  url: string,
+  method: string,
+  headers: OutgoingHttpHeaders,
+  body?: string,
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { method, headers }, (response) => {
       let text = "";
@@ -79,25 +100,53 @@ export function rawHttp(url: string, lines: string[], body = ""): Promise<{ stat
   return new Promise((resolve, reject) => {
     const socket = connect(Number(new URL(url).port), "127.0.0.1", () => socket.write(head + body));
     let text = "";
-    socket.setEncoding("utf8").on("data", (chunk: string) => (text += chunk)).on("error", reject);
+    socket
+      .setEncoding("utf8")
+      .on("data", (chunk: string) => (text += chunk))
+      .on("error", reject);
     socket.on("close", () => {
       const [head = "", ...rest] = text.split("\r\n\r\n");
       let body = rest.join("\r\n\r\n");
       // A chunked body: each chunk's size line dropped, as far as this helper needs (the tests' bodies are short).
-      if (/^transfer-encoding: chunked$/im.test(head)) body = body.split("\r\n").filter((_, i) => i % 2 === 1).join("");
+      if (/^transfer-encoding: chunked$/im.test(head))
+        body = body
+          .split("\r\n")
+          .filter((_, i) => i % 2 === 1)
+          .join("");
       resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0), body });
     });
   });
 }
 
-/** The processes whose parent is `parent`, zombies left out, with their command lines: `ps` reads the same on Linux and macOS. */
+/**
+ * The processes whose parent is `parent`, zombies left out, with their command lines: `ps` reads the same on Linux and
+ * macOS.
+ */
 export async function childrenOf(parent: number): Promise<{ pid: number; command: string }[]> {
-  const { stdout } = await promisify(execFile)("ps", ["-A", "-ww", "-o", "pid=", "-o", "ppid=", "-o", "stat=", "-o", "args="]);
-  return stdout.trim().split("\n").flatMap((line) => {
-    const [, pid, ppid, stat, command] = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line) ?? [];
-    return Number(ppid) === parent && !stat!.startsWith("Z") ? [{ pid: Number(pid), command: command! }] : [];
-  });
+  const { stdout } = await promisify(execFile)("ps", [
+    "-A",
+    "-ww",
+    "-o",
+    "pid=",
+    "-o",
+    "ppid=",
+    "-o",
+    "stat=",
+    "-o",
+    "args=",
+  ]);
+  return stdout
+    .trim()
+    .split("\n")
+    .flatMap((line) => {
+      const [, pid, ppid, stat, command] = /^\s*(\d+)\s+(\d+)\s+(\S+)\s+(.*)$/.exec(line) ?? [];
+      return Number(ppid) === parent && !stat!.startsWith("Z") ? [{ pid: Number(pid), command: command! }] : [];
+    });
 }
 
-export const call = (id: number | string, name: string, args: Record<string, unknown> = {}, _meta?: Record<string, unknown>) =>
-  ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...(_meta ? { _meta } : {}) } });
+export const call = (
+  id: number | string,
+  name: string,
+  args: Record<string, unknown> = {},
+  _meta?: Record<string, unknown>,
+) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...(_meta ? { _meta } : {}) } });

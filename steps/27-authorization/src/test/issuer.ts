@@ -9,8 +9,8 @@ export interface Issuer {
   url: string;
   metadata: Record<string, unknown>;
   /**
-   * A JWT access token for test-user with scope "mcp", valid 5 minutes, unless `claims` say otherwise (undefined drops one). `forged`
-   * signs it with a key of the same kind and the same kid, which the issuer never published.
+   * A JWT access token for test-user with scope "mcp", valid 5 minutes, unless `claims` say otherwise (undefined drops
+   * one). `forged` signs it with a key of the same kind and the same kid, which the issuer never published.
    */
   mint(claims: JWTPayload, options?: { forged?: boolean; typ?: string }): Promise<string>;
   close(): Promise<void>;
@@ -40,7 +40,15 @@ export async function startIssuer(): Promise<Issuer> {
   const forger = (await generateKeyPair("RS256")).privateKey;
   const mint: Issuer["mint"] = (claims, { forged = false, typ = "at+jwt" } = {}) => {
     const now = Math.floor(Date.now() / 1000);
-    const payload = { iss: url, sub: "test-user", iat: now, exp: now + 300, scope: "mcp", client_id: "test-client", ...claims };
+    const payload = {
+      iss: url,
+      sub: "test-user",
+      iat: now,
+      exp: now + 300,
+      scope: "mcp",
+      client_id: "test-client",
+      ...claims,
+    };
     return new SignJWT(payload).setProtectedHeader({ alg: "RS256", kid: KID, typ }).sign(forged ? forger : privateKey);
   };
   const close = async () => {

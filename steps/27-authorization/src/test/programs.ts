@@ -16,9 +16,14 @@ export function killAll(): void {
   for (const child of running) child.kill("SIGKILL");
 }
 
-/** Resolves once the program listens (`url`), or once it has exited without (`url` is then null); `stderr` keeps every line. */
+/**
+ * Resolves once the program listens (`url`), or once it has exited without (`url` is then null); `stderr` keeps every
+ * line.
+ */
 export async function start(file: string, args: string[]) {
-  const child = spawn(process.execPath, ["--import", tsx, programOf(file), ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, ["--import", tsx, programOf(file), ...args], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   const stderr: string[] = [];
   const exited = once(child, "exit") as Promise<[number | null]>;
   running.add(child);
