@@ -9,6 +9,7 @@ import { generate, isCommand } from "./generate.mjs";
 import { inputsReader } from "./block-inputs.mjs";
 import { differences, keyOf, nextEntries, planBlocks, readSidecar, SIDECAR, writeSidecar } from "./sidecar.mjs";
 import { chapterBlankProblems } from "./exercise-section.mjs";
+import { chapterFiles, chapterRefProblems } from "./chapter-refs.mjs";
 import { asMultiples, measureBareStart, missedTargets } from "./timing.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
@@ -167,6 +168,10 @@ async function main() {
   const resultOf = await generateAll(blocks, root, (block) => !force && plans.get(keyOf(block))?.accepted === true);
   const judged = docs.map((doc, i) => judgeDoc(doc, texts[i], resultOf));
   judged.forEach((doc, i) => doc.problems.push(...chapterBlankProblems(root, docs[i], texts[i])));
+  const chapters = chapterFiles(root);
+  judged.forEach(
+    (doc, i) => docs[i].startsWith("docs/") && doc.problems.push(...chapterRefProblems(docs[i], texts[i], chapters)),
+  );
   const next = nextEntries(plans, resultOf, recorded, { all: files.length === 0 });
   if (mode === "sync") {
     judged.forEach((doc, i) => doc.text !== texts[i] && writeFileSync(path.join(root, docs[i]), doc.text));
