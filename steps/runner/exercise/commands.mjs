@@ -2,7 +2,7 @@
 // misuse (the runner answers those with its usage), and the hand-off, each command loading only its own modules.
 import { existsSync } from "node:fs";
 import { previousStep } from "../shared/repo.mjs";
-import { folderOf, shown } from "./state.mjs";
+import { adoptRenumbered, folderOf, shown } from "./state.mjs";
 
 export const MODES = ["--exercise", "--check", "--hint", "--solution", "--progress"];
 // Options that go with one command each; --reset alone is --exercise --reset.
@@ -33,8 +33,12 @@ export function exerciseMode(flags, prompt) {
   return { mode: given[0] };
 }
 
-/** Why `mode` cannot run for `step` (undefined when no step number was given), or undefined when it can. */
+/**
+ * Why `mode` cannot run for `step` (undefined when no step number was given), or undefined when it can. A folder left
+ * under a step's old number is first moved to its new one, so that renumbering keeps the learner's work.
+ */
 export function exerciseProblem(mode, steps, step) {
+  for (const move of adoptRenumbered(steps)) console.error(move);
   if (mode === "--progress") return step ? "--progress takes no step number: it lists every step." : undefined;
   if (!step) return `${mode} needs a step number.`;
   if (!previousStep(steps, step))

@@ -1,7 +1,7 @@
 // Where a learner's exercises live and what the runner remembers of each: the folder, its state file, the digests that
 // tell a changed step or a changed folder apart, and the record of check:exercises (docs/.exercises.json).
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { listStepFiles, readJson, STEPS_DIR } from "../shared/repo.mjs";
 
@@ -16,6 +16,36 @@ export const RECORD_FILE = path.join(DOCS_DIR, ".exercises.json");
 export const folderOf = (step) => path.join(EXERCISES_DIR, step.folder);
 export const stateFileOf = (step) => path.join(EXERCISES_DIR, ".state", `${step.folder}.json`);
 export const chapterOf = (step) => path.join(DOCS_DIR, `${step.folder}.md`);
+
+//#region renumbered
+const slugOf = (folder) => folder.replace(/^\d\d-/, "");
+
+/**
+ * Exercise folders are matched to steps by slug: a step inserted before one the learner worked on renumbers it, and
+ * the folder (with its state file) follows it to the new number. Only a folder that names no current step and is the
+ * one of its slug moves; returns a line for each move.
+ */
+export function adoptRenumbered(steps) {
+  if (!existsSync(EXERCISES_DIR)) return [];
+  const current = new Set(steps.map((step) => step.folder));
+  const left = readdirSync(EXERCISES_DIR).filter((name) => /^\d\d-/.test(name) && !current.has(name));
+  const moves = [];
+  for (const step of steps) {
+    const found = left.filter((name) => slugOf(name) === slugOf(step.folder));
+    if (found.length !== 1 || existsSync(folderOf(step))) continue;
+    const from = {
+      dir: path.join(EXERCISES_DIR, found[0]),
+      state: path.join(EXERCISES_DIR, ".state", `${found[0]}.json`),
+    };
+    renameSync(from.dir, folderOf(step));
+    if (existsSync(from.state) && !existsSync(stateFileOf(step))) renameSync(from.state, stateFileOf(step));
+    moves.push(
+      `Renamed ${shown(from.dir)}/ to ${shown(folderOf(step))}/: step ${slugOf(step.folder)} is ${step.id} now.`,
+    );
+  }
+  return moves;
+}
+//#endregion
 
 /** A path as the learner would type it from where they are: `exercises/02-x/` rather than an absolute one. */
 export function shown(file) {
