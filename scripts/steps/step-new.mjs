@@ -104,7 +104,7 @@ function nextSteps(plan) {
     "pnpm install --offline  (links the new step's node_modules; its lockfile importer is a copy of the source's)",
     `write the lesson in steps/${plan.folder}/ and list its files in lesson.json "changes"`,
     `fill docs/${plan.folder}.md, and point the "Next" link of docs/${plan.source.folder}.md at it`,
-    "pnpm docs:sync  (every block of a renumbered chapter is generated again)",
+    `pnpm docs:sync  (${renumbered.length > 0 ? "the renumbered chapters' blocks are generated again" : "fills the new chapter's blocks"})`,
     ...(renumbered.length > 0
       ? [`pnpm check:exercises ${renumbered.join(" ")}  (their record in docs/.exercises.json is keyed by folder)`]
       : []),

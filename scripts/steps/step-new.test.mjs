@@ -130,6 +130,17 @@ describe("step:new", { timeout: 30_000 }, () => {
     expect(skeleton).toMatch(/## Build it yourself[\s\S]*## Recap[\s\S]*- Next: \[chapter 03\]\(03-sum.md\)\.\n$/);
   });
 
+  it("inserts after the last step with nothing to renumber and no next chapter to link", () => {
+    const root = makeRoot();
+    const { status, output } = stepNew(root, "more-tools", "--after", "3");
+    expect(output).toContain("check-steps: 4 steps, 0 errors");
+    expect(output).not.toMatch(/^ {2}renumbered|renumbered chapters/m);
+    expect(status).toBe(0);
+    expect(JSON.parse(read(root, "steps/04-more-tools/lesson.json")).title).toBe("More tools");
+    expect(read(root, "docs/04-more-tools.md")).not.toContain("Next:");
+    expect(read(root, "docs/03-tools.md")).toBe(chapter("03-tools", 2));
+  });
+
   it("refuses a slug in use, a missing step and a bad slug, writing nothing", () => {
     const root = makeRoot();
     for (const [args, message] of [
