@@ -2,7 +2,7 @@
 // exported to a temporary folder with `git archive`, and the tooling's tests when a file of their own differs from
 // HEAD. The working tree's untracked files count; a test that is an identical copy of one that runs is skipped.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { byCodeUnit, listStepFiles, REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
@@ -40,6 +40,15 @@ export function pathsChanged(root) {
   const changed = lines(git(root, ["diff", "--name-only", "-z", "--no-renames", "--relative", "HEAD"]));
   const untracked = lines(git(root, ["ls-files", "-z", "--others", "--exclude-standard"]));
   return [...new Set([...changed, ...untracked])].sort(byCodeUnit);
+}
+
+/** The TypeScript and JavaScript files that differ from HEAD and exist, for the format check; undefined without git. */
+export function changedCode(root) {
+  try {
+    return pathsChanged(root).filter((rel) => /\.[mc]?[jt]s$/.test(rel) && existsSync(path.join(root, rel)));
+  } catch {
+    return undefined; // the whole check then runs
+  }
 }
 
 /** Why the step test `file` (repo-relative) runs against HEAD's tree at `head`, or undefined when its inputs match. */

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { changedFilters, changedReport, selectChanged } from "./changed.mjs";
+import { changedCode, changedFilters, changedReport, selectChanged } from "./changed.mjs";
 
 const roots = [];
 
@@ -96,7 +96,7 @@ describe("selectChanged", () => {
     expect(changedFilters(selectChanged({ root }), root)).toEqual(["steps/01-a/src/server.test.ts"]);
   });
 
-  it("runs a tooling folder's tests when one of its files, or the runner's shared folder, differs", () => {
+  it("runs a tooling folder's tests when one of its files, or the runner's shared folder, differs; format-checks it", () => {
     const root = makeRepo();
     write(root, "scripts/new.mjs", "export {};\n");
     expect(verdicts(root)).toEqual({ "scripts/": "scripts/new.mjs differs from HEAD" });
@@ -106,6 +106,8 @@ describe("selectChanged", () => {
       "scripts/": "steps/runner/shared/repo.mjs differs from HEAD",
       "steps/runner/": "steps/runner/shared/repo.mjs differs from HEAD",
     });
+    write(root, "steps/01-a/notes.md", "not code\n");
+    expect(changedCode(root)).toEqual(["steps/runner/shared/repo.mjs"]);
     const filters = changedFilters(selectChanged({ root }), root);
     expect(filters).toEqual([`${path.join(root, "scripts")}/`, `${path.join(root, "steps/runner")}/`]);
   });

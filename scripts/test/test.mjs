@@ -11,12 +11,13 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { canCheck, findLeftovers, killLeftovers, MARKER, snapshotPids } from "./leftovers.mjs";
 import { reasons, selectTests, summary, vitestFilters } from "./select.mjs";
-import { changedFilters, changedReport, selectChanged } from "./changed.mjs";
+import { changedCode, changedFilters, changedReport, selectChanged } from "./changed.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 const bin = (name) => path.join(REPO_ROOT, "node_modules", ".bin", name);
 const ALL = process.argv.includes("--all");
-// --changed: the tests whose inputs differ from HEAD, and the quick phases; the docs and exercise checks are skipped.
+// --changed: the tests whose inputs differ from HEAD, the format check of the files that differ, the typecheck and
+// check:steps; the docs and exercise checks are skipped.
 const CHANGED = !ALL && process.argv.includes("--changed");
 // --why (or LEARN_MCP_TEST_WHY=1) prints, per step test file, why it runs or which identical copy ran instead.
 const WHY = process.argv.includes("--why") || process.env.LEARN_MCP_TEST_WHY === "1";
@@ -105,7 +106,13 @@ const formatArgs = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"),
   .scripts["format:check"].split(" ")
   .slice(1)
   .map((arg) => arg.replace(/^"(.*)"$/, "$1"));
-const formatCheck = inBackground((output) => run(bin("prettier"), formatArgs, { output }));
+const formatCheck = inBackground((output) => {
+  const files = CHANGED ? changedCode(REPO_ROOT) : undefined;
+  if (files?.length === 0) output.push(Buffer.from("test: no changed TypeScript or JavaScript file to format-check\n"));
+  return files?.length === 0
+    ? Promise.resolve(0)
+    : run(bin("prettier"), files ? ["--check", ...files] : formatArgs, { output });
+});
 const phases = [
   ["vitest", vitestLeavingNothing],
   ["typecheck", typecheck],
