@@ -65,10 +65,12 @@ function write(file, text) {
 }
 
 /** Carries the change; returns `{ lines, conflicts }`, one line per later step. */
-function carry({ root, n, file, base }) {
+function carry({ root, n, file: given, base }) {
   const steps = listSteps(path.join(root, "steps"));
   const step = findStep(steps, n);
   if (step === undefined) throw new Error(`no step ${n}`);
+  const inStep = `steps/${step.folder}/`; // the path as the repository names it is accepted too
+  const file = given.startsWith(inStep) ? given.slice(inStep.length) : given;
   if (file.startsWith("../") || path.posix.isAbsolute(file)) throw new Error(`${file} is not a path inside the step`);
   const before = committedCopy(root, `steps/${step.folder}/${file}`, base);
   const after = readStepFile(step.dir, file);

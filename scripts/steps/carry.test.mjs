@@ -70,7 +70,7 @@ describe("step:carry", () => {
     expect(existsSync(path.join(root, "steps/05-e/src/a.ts"))).toBe(false);
     expect(read(root, "steps/06-f/src/a.ts")).toBe(NEW);
     // Run again: every copy it wrote already has the change; the one left alone is still named.
-    const again = carry(root, "01", "src/a.ts").output;
+    const again = carry(root, "01", "steps/01-a/src/a.ts").output;
     expect(again).toContain("steps/02-b: already has the new copy");
     expect(again).toContain("steps/04-d: differs and the change does not apply");
   });

@@ -1,8 +1,9 @@
 // `pnpm test --changed`: the step tests whose inputs (inputs.mjs) differ from the same file's inputs at HEAD, which is
 // exported to a temporary folder with `git archive`, and the tooling's tests when a file of their own differs from
-// HEAD. The working tree's untracked files count; a test that is an identical copy of one that runs is skipped.
+// HEAD. Untracked files count; a step renumbered since HEAD is matched by its slug; a test that is an identical copy
+// of one that runs is skipped.
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { byCodeUnit, listStepFiles, REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
@@ -51,15 +52,23 @@ export function changedCode(root) {
   }
 }
 
+/** HEAD's folder for step `folder`: the same name, or else the same slug, so that a renumbered step is still itself. */
+function headFolder(head, folder) {
+  if (existsSync(path.join(head, "steps", folder))) return folder;
+  const slug = folder.slice(3);
+  return readdirSync(path.join(head, "steps")).find((name) => /^\d\d-/.test(name) && name.slice(3) === slug);
+}
+
 /** Why the step test `file` (repo-relative) runs against HEAD's tree at `head`, or undefined when its inputs match. */
 function whyAgainstHead(root, head, file, reads) {
   const [, folder, ...rest] = file.split("/");
   const rel = rest.join("/");
-  if (!listStepFiles(path.join(head, "steps", folder)).includes(rel)) return "new since HEAD";
+  const then = headFolder(head, folder);
+  if (then === undefined || !listStepFiles(path.join(head, "steps", then)).includes(rel)) return "new since HEAD";
   const now = testInputs(path.join(root, "steps", folder), rel, { root, read: reads.now });
   if (now.unresolved.length > 0) return `unresolved: ${now.unresolved[0]}`;
-  const then = testInputs(path.join(head, "steps", folder), rel, { root: head, read: reads.head });
-  const why = difference(then.inputs, now.inputs);
+  const before = testInputs(path.join(head, "steps", then), rel, { root: head, read: reads.head });
+  const why = difference(before.inputs, now.inputs);
   return why === undefined ? undefined : `${why} since HEAD`;
 }
 

@@ -1,7 +1,7 @@
 // The --changed selection on a small git repository under the temporary folder: which tests differ from HEAD, with
 // the working tree, the index and untracked files counted, and which tooling folders run.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -94,6 +94,13 @@ describe("selectChanged", () => {
       "steps/02-b/src/server.test.ts": "skip: same as steps/01-a/src/server.test.ts, which runs",
     });
     expect(changedFilters(selectChanged({ root }), root)).toEqual(["steps/01-a/src/server.test.ts"]);
+  });
+
+  it("matches a renumbered step to HEAD's by its slug: only the inserted step's tests are new", () => {
+    const root = makeRepo();
+    renameSync(path.join(root, "steps/02-b"), path.join(root, "steps/03-b"));
+    cpSync(path.join(root, "steps/01-a"), path.join(root, "steps/02-new"), { recursive: true });
+    expect(verdicts(root)).toEqual({ "steps/02-new/src/server.test.ts": "new since HEAD" });
   });
 
   it("runs a tooling folder's tests when one of its files, or the runner's shared folder, differs; format-checks it", () => {
