@@ -1,6 +1,6 @@
-// `node scripts/checks/check-steps.mjs [--root DIR]`: checks the conventions of CONTRIBUTING.md's "A step" on disk.
-// Every problem is collected before exiting, so one run lists them all; only the style guide's file and function sizes
-// warn.
+// `node scripts/checks/check-steps.mjs [--root DIR] [--fix]`: checks the conventions of CONTRIBUTING.md's "A step" on
+// disk; --fix first writes what is derivable (fix-changes.mjs). Every problem is collected before exiting, so one run
+// lists them all; only the style guide's file and function sizes warn.
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import {
@@ -14,6 +14,7 @@ import {
 import { checkLesson, checkPartOrder, checkPortable, checkReach, checkSizes } from "./lesson-rules.mjs";
 import { checkNaming } from "./naming.mjs";
 import { checkCommentWidth } from "./comment-width.mjs";
+import { fixChanges } from "./fix-changes.mjs";
 import { sizeWarnings, toolingFiles, toolingSizeWarnings } from "./size-guides.mjs";
 
 const SCRIPTS = ["start", "test", "typecheck"];
@@ -142,6 +143,8 @@ export function checkSteps(root) {
 
 const rootAt = process.argv.indexOf("--root");
 const root = rootAt === -1 ? REPO_ROOT : path.resolve(process.argv[rootAt + 1]);
+if (process.argv.includes("--fix"))
+  for (const line of fixChanges(findSteps(root, []), { write: true })) console.log(line);
 const { steps, errors, warnings } = checkSteps(root);
 for (const warning of warnings) console.log(`warning: ${warning}`);
 // Errors share stdout with the summary so that they stay in order when piped.

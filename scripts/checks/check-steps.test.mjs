@@ -1,10 +1,11 @@
 // check-steps.mjs end to end on fixture step trees (--root): one test per kind of error or warning.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { checkSizes } from "./lesson-rules.mjs";
+import { fixChanges } from "./fix-changes.mjs";
 
 const CHECK = path.join(import.meta.dirname, "check-steps.mjs");
 const roots = [];
@@ -41,8 +42,8 @@ function makeRoot() {
   return root;
 }
 
-function check(root) {
-  const result = spawnSync(process.execPath, [CHECK, "--root", root], { encoding: "utf8" });
+function check(root, ...flags) {
+  const result = spawnSync(process.execPath, [CHECK, "--root", root, ...flags], { encoding: "utf8" });
   return { status: result.status, output: result.stdout + result.stderr };
 }
 
@@ -419,5 +420,67 @@ describe("the size rule", () => {
     expect(sizes(withLump(240), {})).toEqual([
       "steps/: the median step adds 202.5 lines of source (rule: at most 190; per step: 240, 201, 202, 203)",
     ]);
+  });
+});
+
+describe("check-steps.mjs --fix", () => {
+  // Keys in an unusual order and a one-line array: --fix must rewrite the changes value and nothing else.
+  const stale = [
+    "{",
+    '  "title": "sum",',
+    '  "changes": [',
+    '    "src/main.ts",',
+    '    "src/gone.ts"',
+    "  ],",
+    '  "given": ["src/tools.ts"],',
+    '  "part": "by hand over stdio"',
+    "}",
+    "",
+  ].join("\n");
+  const read = (root, rel) => readFileSync(path.join(root, rel), "utf8");
+  // The steps as check-steps.mjs hands them to fixChanges, for the checks that need no second process.
+  const stepsOf = (root) => ["01-echo", "02-sum"].map((name) => ({ name, dir: path.join(root, "steps", name) }));
+
+  it("writes each lesson.json's changes from the files, keeping the other keys, their order and layout", () => {
+    const root = makeRoot();
+    write(root, "steps/02-sum/lesson.json", stale);
+    // Without --fix nothing is written.
+    expect(check(root).output).not.toContain("changes fixed");
+    expect(read(root, "steps/02-sum/lesson.json")).toBe(stale);
+    const { status, output } = check(root, "--fix");
+    expect(output).toContain("steps/02-sum/lesson.json: changes fixed: +src/server.ts +src/tools.ts -src/gone.ts");
+    expect(read(root, "steps/02-sum/lesson.json")).toBe(
+      stale.replace(
+        '    "src/main.ts",\n    "src/gone.ts"',
+        '    "src/main.ts",\n    "src/server.ts",\n    "src/tools.ts"',
+      ),
+    );
+    expect(output).toContain("check-steps: 2 steps, 0 errors");
+    expect(status).toBe(0);
+    // Nothing is left to fix.
+    expect(fixChanges(stepsOf(root), { write: false })).toEqual([]);
+  });
+
+  it("adds a missing changes key after part, and lists a removed file", () => {
+    const root = makeRoot();
+    write(root, "steps/01-echo/src/old.ts", "export {};\n");
+    write(root, "steps/02-sum/lesson.json", JSON.stringify({ title: "sum", part: "by hand over stdio", reason: "r" }));
+    const { output } = check(root, "--fix");
+    expect(output).toContain("steps/02-sum/lesson.json: changes fixed: +src/main.ts +src/old.ts");
+    expect(Object.keys(JSON.parse(read(root, "steps/02-sum/lesson.json")))).toEqual([
+      "title",
+      "part",
+      "changes",
+      "reason",
+    ]);
+    expect(JSON.parse(read(root, "steps/02-sum/lesson.json")).changes).toEqual([
+      "src/main.ts",
+      "src/old.ts",
+      "src/server.ts",
+      "src/tools.ts",
+    ]);
+    // Step 01 lists nothing, and is not given a changes key it does not need.
+    write(root, "steps/01-echo/lesson.json", JSON.stringify({ title: "echo", part: "by hand over stdio" }));
+    expect(fixChanges(stepsOf(root), { write: false })).toEqual([]);
   });
 });

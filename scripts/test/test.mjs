@@ -2,7 +2,7 @@
 // phase runs even after a failure, so one run shows everything; vitest must also leave no process behind. Output is
 // streamed, except the typecheck's and the format check's: they run alongside vitest, on the CPU vitest leaves idle
 // while its tests wait on child processes, and print after it. Vitest skips a step test whose inputs equal its
-// predecessor's copy (select.mjs); --all runs every test.
+// predecessor's copy (select.mjs); --all runs every test; --changed only what differs from HEAD (changed.mjs).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -11,10 +11,14 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { canCheck, findLeftovers, killLeftovers, MARKER, snapshotPids } from "./leftovers.mjs";
 import { reasons, selectTests, summary, vitestFilters } from "./select.mjs";
+import { changedCode, changedFilters, changedReport, selectChanged } from "./changed.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 const bin = (name) => path.join(REPO_ROOT, "node_modules", ".bin", name);
 const ALL = process.argv.includes("--all");
+// --changed: the tests whose inputs differ from HEAD, the format check of the files that differ, the typecheck and
+// check:steps; the docs and exercise checks are skipped.
+const CHANGED = !ALL && process.argv.includes("--changed");
 // --why (or LEARN_MCP_TEST_WHY=1) prints, per step test file, why it runs or which identical copy ran instead.
 const WHY = process.argv.includes("--why") || process.env.LEARN_MCP_TEST_WHY === "1";
 
@@ -51,6 +55,7 @@ function vitestArgs() {
     return ["run"];
   }
   try {
+    if (CHANGED) return changedArgs();
     const selection = selectTests();
     console.log(summary(selection));
     if (WHY) reasons(selection).forEach((line) => console.log(line));
@@ -62,18 +67,29 @@ function vitestArgs() {
   }
 }
 
+/** `vitest run` with the --changed selection, or null when it selects nothing (vitest without filters runs all). */
+function changedArgs() {
+  const selection = selectChanged();
+  changedReport(selection).forEach((line) => console.log(line));
+  const filters = changedFilters(selection);
+  return filters.length === 0 ? null : ["run", ...filters];
+}
+
 // The marker tags every process vitest starts, however deep, unless a client strips its child's environment.
 // HOME is an empty temporary folder: no test may read or write the real home, and one that tried would find nothing.
 async function vitestLeavingNothing() {
   if (!canCheck())
     console.log("test: the check for leftover processes needs Linux (it reads their environment in /proc); skipped");
   const before = canCheck() ? snapshotPids() : undefined;
+  const args = vitestArgs();
+  if (args === null) {
+    console.log("test: no test selected; vitest not started");
+    return 0;
+  }
   const marker = randomBytes(8).toString("hex");
   const home = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-home-"));
   const env = { ...process.env, [MARKER]: marker, HOME: home, USERPROFILE: home };
-  const status = await run(bin("vitest"), vitestArgs(), { env }).finally(() =>
-    rmSync(home, { recursive: true, force: true }),
-  );
+  const status = await run(bin("vitest"), args, { env }).finally(() => rmSync(home, { recursive: true, force: true }));
   if (before === undefined) return status;
   await sleep(1000); // let processes that are already shutting down finish
   const leftovers = findLeftovers({ before, marker, root: REPO_ROOT });
@@ -90,7 +106,13 @@ const formatArgs = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"),
   .scripts["format:check"].split(" ")
   .slice(1)
   .map((arg) => arg.replace(/^"(.*)"$/, "$1"));
-const formatCheck = inBackground((output) => run(bin("prettier"), formatArgs, { output }));
+const formatCheck = inBackground((output) => {
+  const files = CHANGED ? changedCode(REPO_ROOT) : undefined;
+  if (files?.length === 0) output.push(Buffer.from("test: no changed TypeScript or JavaScript file to format-check\n"));
+  return files?.length === 0
+    ? Promise.resolve(0)
+    : run(bin("prettier"), files ? ["--check", ...files] : formatArgs, { output });
+});
 const phases = [
   ["vitest", vitestLeavingNothing],
   ["typecheck", typecheck],
@@ -101,9 +123,14 @@ const phases = [
   ["check:exercises", () => run(process.execPath, ["scripts/checks/check-exercises.mjs"])],
 ];
 
+const SLOW = ["docs:check", "check:exercises"];
 const results = [];
 for (const [name, phase] of phases) {
   console.log(`\n=== ${name}`);
+  if (CHANGED && SLOW.includes(name)) {
+    console.log(`test: ${name} skipped with --changed (pnpm test runs it)`);
+    continue;
+  }
   const started = Date.now();
   // A phase resolves with its status, or with { status, ms } when it ran before its turn came.
   const ended = await phase();
