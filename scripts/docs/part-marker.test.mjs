@@ -70,9 +70,9 @@ describe("gen map N", () => {
   it("is the runner's --map, fenced", async () => {
     expect(await generate({ kind: "map", args: "3" }, root)).toEqual([
       "```text",
-      "restored from 01, given  src/bar.ts   The bar, drawn in the first step.",
-      "removed                  src/gone.ts  Gone.",
-      "changed                  src/main.ts  Three: starts the first demo.",
+      "restored from step 01, given  src/bar.ts   The bar, drawn in the first step.",
+      "removed                       src/gone.ts  Gone.",
+      "changed                       src/main.ts  Three: starts the first demo.",
       "```",
     ]);
   });
@@ -84,7 +84,9 @@ describe("gen map N", () => {
     expect(stale.stdout).toContain("stale: README.md:3 <!-- gen map 3 -->");
     expect(stale.status).toBe(1);
     expect(docs("sync").status).toBe(0);
-    expect(readFileSync(path.join(root, "README.md"), "utf8")).toContain("removed                  src/gone.ts  Gone.");
+    expect(readFileSync(path.join(root, "README.md"), "utf8")).toContain(
+      "removed                       src/gone.ts  Gone.",
+    );
     expect(docs("check").status).toBe(0);
   });
 });

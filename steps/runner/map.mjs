@@ -44,7 +44,7 @@ export function mapLines(entries) {
 }
 
 function stateText({ state, from, given }) {
-  const base = state === "restored" ? `restored from ${from.id ?? from.name}` : state;
+  const base = state === "restored" ? `restored from step ${from.id ?? from.name}` : state;
   if (given === undefined) return base;
   return given === true ? `${base}, given` : `${base}, given #${given}`;
 }

@@ -87,11 +87,11 @@ export const PARTS_STAT = `${OPENING}
  5 files changed, 8 insertions(+), 4 deletions(-)
 `;
 
-export const PARTS_MAP = `same                     package.json
-restored from 01, given  src/bar.ts       The bar: drawn once, restored later.
-removed                  src/gone.ts      Goes in the second part.
-same                     src/kept.ts      Kept as it is in every step.
-changed, given #role     src/main.ts      The third demo: starts the first by role.
-new                      src/new.ts
-new                      src/new.test.ts  The new file's test.
+export const PARTS_MAP = `same                          package.json
+restored from step 01, given  src/bar.ts       The bar: drawn once, restored later.
+removed                       src/gone.ts      Goes in the second part.
+same                          src/kept.ts      Kept as it is in every step.
+changed, given #role          src/main.ts      The third demo: starts the first by role.
+new                           src/new.ts
+new                           src/new.test.ts  The new file's test.
 `;
