@@ -11,7 +11,14 @@ import {
   REPO_ROOT,
   STEP_FOLDER,
 } from "../../steps/runner/shared/repo.mjs";
-import { checkLesson, checkPartOrder, checkPortable, checkReach, checkSizes } from "./lesson-rules.mjs";
+import {
+  checkLesson,
+  checkPartOrder,
+  checkPortable,
+  checkReach,
+  checkRestoredGiven,
+  checkSizes,
+} from "./lesson-rules.mjs";
 import { checkNaming } from "./naming.mjs";
 import { checkCommentWidth } from "./comment-width.mjs";
 import { fixChanges } from "./fix-changes.mjs";
@@ -136,6 +143,7 @@ export function checkSteps(root) {
   }
   checkPartOrder(steps, errors);
   checkSizes(steps, errors);
+  checkRestoredGiven(steps, errors);
   checkSameTsconfig(steps, errors);
   checkNaming(root, steps, errors);
   return { steps, errors, warnings };

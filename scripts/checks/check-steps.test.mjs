@@ -379,6 +379,50 @@ describe("check-steps.mjs", () => {
   });
 });
 
+describe("restored files", () => {
+  // 01 has banner.ts and its test, 02 removes both, 03 brings both back byte-identical: restored files.
+  function restoringRoot(given) {
+    const root = makeRoot();
+    const banner = { "src/banner.ts": "export const banner = 1;\n", "src/banner.test.ts": "test();\n" };
+    for (const [rel, text] of Object.entries(banner)) write(root, `steps/01-echo/${rel}`, text);
+    write(
+      root,
+      "steps/01-echo/src/server.ts",
+      'import { banner } from "./banner.ts";\nexport const server = banner;\n',
+    );
+    const sum = ["src/banner.test.ts", "src/banner.ts", "src/main.ts", "src/server.ts", "src/tools.ts"];
+    write(root, "steps/02-sum/lesson.json", lesson("sum", sum));
+    cpSync(path.join(root, "steps/02-sum"), path.join(root, "steps/03-back"), { recursive: true });
+    for (const [rel, text] of Object.entries(banner)) write(root, `steps/03-back/${rel}`, text);
+    write(root, "steps/03-back/package.json", pkg("03-back"));
+    write(root, "steps/03-back/src/main.ts", 'import { banner } from "./banner.ts";\nconsole.log(banner);\n');
+    const back = ["src/banner.test.ts", "src/banner.ts", "src/main.ts"];
+    write(root, "steps/03-back/lesson.json", lesson("back", back, given ? { given } : {}));
+    write(root, "docs/03-back.md", "# 03-back\n");
+    return root;
+  }
+
+  it("fails a restored file that lesson.json does not give, and passes it once given; a restored test needs none", () => {
+    const missing = check(restoringRoot());
+    expect(missing.status).toBe(1);
+    expect(missing.output).toContain(
+      "error: steps/03-back/src/banner.ts: restored unchanged from steps/01-echo (steps/02-sum has none), so it " +
+        'teaches nothing new: list it in lesson.json "given" so that the exercise copies it',
+    );
+    expect(missing.output).not.toContain("banner.test.ts");
+    expect(missing.output).toContain("1 errors");
+    const given = check(restoringRoot(["src/banner.ts"]));
+    expect(given.output).toContain("check-steps: 3 steps, 0 errors");
+    expect(given.status).toBe(0);
+  });
+
+  it("does not take a file that comes back changed for a restored one", () => {
+    const root = restoringRoot();
+    write(root, "steps/03-back/src/banner.ts", "export const banner = 2;\n");
+    expect(check(root).output).toContain("check-steps: 3 steps, 0 errors");
+  });
+});
+
 describe("the size rule", () => {
   // A step of `count` added lines: its only file is main.ts, none of whose lines the step before it has.
   function stepOf(root, name, count, lesson = {}) {
@@ -407,7 +451,7 @@ describe("the size rule", () => {
   it("holds a step waiting for its split to the size it had, and asks to drop it from the table once within the rules", () => {
     const root = makeRoot();
     // Three steps near the median, so that only the lump's own rule is at stake.
-    const middling = [201, 202, 203].map((n, i) => stepOf(root, `0${i + 2}-mid${i}`, n));
+    const middling = [191, 192, 193].map((n, i) => stepOf(root, `0${i + 2}-mid${i}`, n));
     const withLump = (count) => [stepOf(root, "01-lump", count), ...middling];
     expect(sizes(withLump(400), { lump: 400 })).toEqual([]);
     expect(sizes(withLump(401), { lump: 400 })).toEqual([
@@ -418,7 +462,26 @@ describe("the size rule", () => {
     ]);
     // The median is held at its measured value only while a step still waits.
     expect(sizes(withLump(240), {})).toEqual([
-      "steps/: the median step adds 202.5 lines of source (rule: at most 190; per step: 240, 201, 202, 203)",
+      "steps/: the median step adds 192.5 lines of source (rule: at most 190; per step: 240, 191, 192, 193)",
+    ]);
+  });
+
+  it("counts a restored file as 0 added lines, and a file that comes back changed in full", () => {
+    const root = makeRoot();
+    const first = stepOf(root, "01-first", 260, { reason: "long" });
+    const gap = empty(root, "02-gap");
+    const back = stepOf(root, "03-back", 0);
+    // Two steps that add nothing, so that the median stays out of it.
+    const steps = [first, gap, back, empty(root, "04-none"), empty(root, "05-none")];
+    write(root, "steps/03-back/src/main.ts", readFileSync(path.join(first.dir, "src/main.ts"), "utf8"));
+    expect(sizes(steps, {})).toEqual([]);
+    write(
+      root,
+      "steps/03-back/src/main.ts",
+      `// changed\n${readFileSync(path.join(first.dir, "src/main.ts"), "utf8")}`,
+    );
+    expect(sizes(steps, {})).toEqual([
+      'steps/03-back adds 261 lines of source (over 250); say why in lesson.json "reason", or split it',
     ]);
   });
 });

@@ -3,6 +3,7 @@
 import path from "node:path";
 import { diffLines } from "diff";
 import { isSource, isTestFile, readJson, readStepFile } from "../../steps/runner/shared/repo.mjs";
+import { restoredFiles } from "../../steps/runner/restored.mjs";
 import { closure, isCode } from "./closure.mjs";
 
 export const MAX_ADDED_LINES = 300;
@@ -10,23 +11,23 @@ export const MEDIAN_ADDED_LINES = 190;
 export const OVERSIZED_ADDED_LINES = 250;
 export const OVERSIZED_STEPS_ALLOWED = 3;
 // The steps still over the rules when the repository was first formatted (print width 120), by slug, each at the size
-// then measured, and the median then: until issue 18 splits them, one of these may shrink but never grow, and leaves
+// last measured, and the median then: until issue 18 splits them, one of these may shrink but never grow, and leaves
 // the table once it is within the rules. A slug that is no step's is passed over, so a split step stops matching.
 export const SPLIT_PENDING = {
   "jsonrpc-server": 257,
   "mcp-client": 345,
   "workspace-files": 310,
   "host-config": 345,
-  "mcp-manager": 808,
+  "mcp-manager": 796,
   "agent-loop": 506,
   "approval-and-live": 303,
   "remote-servers": 257,
-  "http-bridge": 950,
-  "sdk-over-http": 302,
-  "scale-out": 323,
-  authorization: 589,
+  "http-bridge": 902,
+  "sdk-over-http": 257,
+  "scale-out": 303,
+  authorization: 541,
 };
-export const SPLIT_PENDING_MEDIAN = 212;
+export const SPLIT_PENDING_MEDIAN = 200;
 const LESSON_KEYS = new Set(["title", "part", "changes", "programs", "given", "reason", "flags"]);
 // The tutorial's parts, in order; a part starts where a step removes most of the one before it.
 export const PARTS = ["by hand over stdio", "with the SDK", "the host", "over HTTP"];
@@ -151,13 +152,30 @@ export function checkPortable(step, problems) {
   }
 }
 
-/** Source lines step `step` adds over `prev` (all of its source lines for the first step). */
-export function addedSourceLines(prev, step) {
+/**
+ * Source lines step `step` adds over `prev` (all of its source lines for the first step). A file in `restored` (a
+ * restored file, restored.mjs) adds none: it comes back unchanged, and its lines were counted where it was written.
+ */
+export function addedSourceLines(prev, step, restored = new Map()) {
   const count = (rel) =>
     diffLines(prev ? (readStepFile(prev.dir, rel) ?? "") : "", readStepFile(step.dir, rel) ?? "")
       .filter((part) => part.added)
       .reduce((sum, part) => sum + part.count, 0);
-  return step.files.filter(isSource).reduce((sum, rel) => sum + count(rel), 0);
+  return step.files.filter((rel) => isSource(rel) && !restored.has(rel)).reduce((sum, rel) => sum + count(rel), 0);
+}
+
+/** A restored file that is not a test is a `given` file of the step, so its exercise copies it instead of a blank. */
+export function checkRestoredGiven(steps, errors) {
+  steps.forEach((step, i) => {
+    const given = Array.isArray(step.lesson.given) ? step.lesson.given : [];
+    for (const [rel, from] of restoredFiles(steps.slice(0, i), step)) {
+      if (isTestFile(rel) || given.includes(rel)) continue;
+      errors.push(
+        `steps/${step.name}/${rel}: restored unchanged from steps/${from.name} (steps/${steps[i - 1].name} has none), ` +
+          `so it teaches nothing new: list it in lesson.json "given" so that the exercise copies it`,
+      );
+    }
+  });
 }
 
 const median = (values) => {
@@ -172,7 +190,7 @@ const median = (values) => {
  * split.
  */
 export function checkSizes(steps, problems, pending = SPLIT_PENDING) {
-  const added = steps.map((step, i) => addedSourceLines(steps[i - 1], step));
+  const added = steps.map((step, i) => addedSourceLines(steps[i - 1], step, restoredFiles(steps.slice(0, i), step)));
   const slug = (step) => step.name.replace(/^\d+-/, "");
   const waiting = steps.filter((step) => pending[slug(step)] !== undefined);
   const medianRule = waiting.length > 0 ? Math.max(MEDIAN_ADDED_LINES, SPLIT_PENDING_MEDIAN) : MEDIAN_ADDED_LINES;

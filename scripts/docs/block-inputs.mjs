@@ -66,6 +66,14 @@ function addStep(inputs, step) {
   for (const rel of [...listStepFiles(step.dir), "lesson.json"]) inputs.file(path.join(step.dir, rel));
 }
 
+// A file new since `before` may be restored from any earlier step (steps/runner/restored.mjs): those copies count too.
+function addEarlierCopies(inputs, root, step, before) {
+  if (before === undefined) return;
+  const fresh = listStepFiles(step.dir).filter((rel) => !listStepFiles(before.dir).includes(rel));
+  for (const earlier of allSteps(root).filter((other) => other.number < before.number))
+    fresh.forEach((rel) => inputs.file(path.join(earlier.dir, rel)));
+}
+
 function addRunner(inputs, root) {
   const runner = path.join(root, "steps", "runner");
   for (const file of existsSync(runner) ? filesBelow(runner) : []) {
@@ -127,6 +135,7 @@ function collect({ kind, args }, inputs, root) {
   else if (kind === "diff" || kind === "stat") {
     const { step, before } = stepsOf(root, args.split(" ")[0]);
     [step, before].forEach((one) => addStep(inputs, one));
+    addEarlierCopies(inputs, root, step, before);
     addRunner(inputs, root);
   } else if (kind === "exec") addCommand(inputs, root, args);
   else if (kind === "exercise") addExercise(inputs, root, args);

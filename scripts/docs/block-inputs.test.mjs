@@ -114,6 +114,19 @@ describe("the inputs of diff and stat blocks", () => {
     expect(moves("diff", "2 src/greet.ts", "steps/01-one/src/main.ts")).toBe(true);
     expect(moves("run", "2", "steps/01-one/src/main.ts")).toBe(false);
   });
+
+  it("include an earlier step's copy of a file new in the step, which the step may restore, and no other", () => {
+    const root = makeRoot();
+    write(root, "steps/03-three/lesson.json", '{ "title": "Three" }\n');
+    write(root, "steps/03-three/src/tools.ts", "export {};\n");
+    const digest = () => inputsReader(root)({ kind: "diff", args: "3" }).digest;
+    const before = digest();
+    write(root, "steps/01-one/src/tools.ts", "// changed\n");
+    const after = digest();
+    expect(after).not.toBe(before);
+    write(root, "steps/01-one/src/server.ts", "// changed\n");
+    expect(digest()).toBe(after);
+  });
 });
 
 describe("the inputs of exercise blocks", () => {

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { compareSteps } from "../../steps/runner/diff.mjs";
 import { renderFileDiff } from "../../steps/runner/diff-render.mjs";
+import { restoredFiles } from "../../steps/runner/restored.mjs";
 import { findStep, listStepFiles, listSteps, previousStep, readStepFile } from "../../steps/runner/shared/repo.mjs";
 import { findRegion, isMarker } from "./regions.mjs";
 
@@ -16,8 +17,8 @@ const ARGS = /^(\S+) ([^\s#]+)(?:#(\S+))?$/;
 export function fileDiff(args, root) {
   const [, stepArg, file, region] = args.match(ARGS) ?? [];
   if (file === undefined) throw new Error(`expected "N FILE" or "N FILE#region", got "${args}"`);
-  const { before, after } = stepPair(path.join(root, "steps"), stepArg);
-  const change = fileChange(before, after, file);
+  const { before, after, earlier } = stepPair(path.join(root, "steps"), stepArg);
+  const change = fileChange(before, after, file, restoredFiles(earlier, after));
   const shown = region === undefined ? change : regionChange(change, after, region);
   return renderFileDiff(shown, before, after).join("\n");
 }
@@ -30,17 +31,17 @@ function stepPair(stepsDir, stepArg) {
   const after = findStep(steps, stepArg);
   const ids = steps.map((step) => step.id).join(", ") || "(none)";
   if (!after) throw new Error(`unknown step ${stepArg}; the steps are ${ids}`);
-  return { before: previousStep(steps, after), after };
+  return { before: previousStep(steps, after), after, earlier: steps.filter((step) => step.number < after.number) };
 }
 
 // Presence is checked before difference, so "no such file" and "nothing changed" get their own messages.
-function fileChange(before, after, file) {
+function fileChange(before, after, file, restored) {
   const holds = (step) => step !== undefined && listStepFiles(step.dir).includes(file);
   if (!holds(after) && !holds(before)) {
     const also = before === undefined ? "" : ` or steps/${before.folder}`;
     throw new Error(`${file} is not a file of steps/${after.folder}${also}`);
   }
-  const change = compareSteps(before, after).find((entry) => entry.path === file);
+  const change = compareSteps(before, after, { restored }).find((entry) => entry.path === file);
   if (change === undefined) {
     throw new Error(`steps/${after.folder}/${file} is identical to steps/${before.folder}'s; nothing to show`);
   }

@@ -1,7 +1,7 @@
 // Reads a chapter into its `<!-- gen KIND ARGS -->` blocks and writes generated content back.
 // One line-by-line pass with fence tracking, so markers shown inside a code sample are never taken as real.
 
-export const KINDS = ["code", "diff", "stat", "run", "wire", "exec", "file", "exercise"];
+export const KINDS = ["code", "diff", "stat", "run", "wire", "exec", "file", "exercise", "part", "map"];
 const GEN_OPEN = /^<!-- gen (\S+)(?: (.*?))? -->$/;
 const GEN_CLOSE = /^<!-- \/gen -->$/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})\s*([^`\s]*)/;

@@ -7,6 +7,7 @@ import { fenced } from "./docblocks.mjs";
 import { fileDiff } from "./diff-marker.mjs";
 import { normalize } from "./normalize.mjs";
 import { exerciseSection } from "./exercise-section.mjs";
+import { mapBlock, partSection } from "./part-marker.mjs";
 import { extractRegion, wholeFile } from "./regions.mjs";
 
 export const TIMEOUT_MS = 120_000;
@@ -128,6 +129,10 @@ export async function generate({ kind, args }, root, { onTiming } = {}) {
       return fenced(await exec(args, root), "text");
     case "exercise":
       return exerciseSection(args, root);
+    case "part":
+      return partSection(args, root);
+    case "map":
+      return mapBlock(args, root);
   }
   throw new Error(`unknown gen kind "${kind}"`);
 }

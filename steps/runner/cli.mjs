@@ -6,18 +6,19 @@ import { exerciseMode, exerciseProblem, MODE_OPTIONS, MODES, runExerciseCommand 
 import { findStep, hasNodeModules, listSteps, previousStep, resolveTsxLoader, stepsDir } from "./steps.mjs";
 
 const INSTALL = "npx -y pnpm@10.34.9 install";
-const FLAGS = new Set(["--list", "--diff", "--stat", "--no-tests", "--wire", "--live", "--help", "-h"]);
+const FLAGS = new Set(["--list", "--diff", "--stat", "--map", "--no-tests", "--wire", "--live", "--help", "-h"]);
 // The exercise's commands (exercise/commands.mjs) go with none of the flags above but --help.
 for (const flag of [...MODES, ...Object.keys(MODE_OPTIONS)]) FLAGS.add(flag);
 // Flags only some steps take: a step declares each one in its lesson.json "flags", and its demo receives it.
 const STEP_FLAGS = ["--live"];
 
 const USAGE = `Usage:
-  node steps/run.mjs [--list]          list the chapters
+  node steps/run.mjs [--list]          list the chapters, under the part each belongs to
   node steps/run.mjs N                 run step N's demo
   node steps/run.mjs N --diff          show what step N changes, as a unified diff (source first, then tests)
   node steps/run.mjs N --stat          the same, as changed files with line counts
   node steps/run.mjs N --diff --no-tests   the same without the tests
+  node steps/run.mjs N --map           each file of step N: new, changed, same, restored, removed or given, and its header
   node steps/run.mjs N --wire          run step N's demo and print every JSON-RPC message on its pipes and every HTTP exchange
   node steps/run.mjs N --live ["prompt"]   run step N's demo against the real model API (steps that declare --live)
 
@@ -68,6 +69,8 @@ function parseArgs(argv) {
       throw new UsageError(`${runs} runs the demo; it cannot be combined with --diff or --stat.`);
     }
   }
+  const withMap = ["--diff", "--stat", "--no-tests", "--wire", "--live"].filter((flag) => flags.has(flag));
+  if (flags.has("--map") && withMap.length > 0) throw new UsageError(`--map cannot be combined with ${withMap[0]}.`);
   if (flags.has("--no-tests") && !flags.has("--diff") && !flags.has("--stat")) {
     throw new UsageError("--no-tests goes with --diff or --stat.");
   }
@@ -89,7 +92,8 @@ async function dispatch({ flags, stepArg, prompt, mode }) {
   if (mode) return exercise(mode, steps, stepArg, flags);
   if (stepArg === undefined) {
     if (flags.size > 0 && !flags.has("--list")) throw new UsageError(`${[...flags].join(" ")} needs a step number.`);
-    for (const step of steps) console.log(`${step.id}  ${step.title}`);
+    const { listLines } = await import("./parts.mjs");
+    console.log(listLines(steps).join("\n"));
     return 0;
   }
   if (flags.has("--list")) throw new UsageError("--list takes no step number.");
@@ -99,7 +103,13 @@ async function dispatch({ flags, stepArg, prompt, mode }) {
     return showDiff(previousStep(steps, step), step, {
       statOnly: flags.has("--stat"),
       tests: !flags.has("--no-tests"),
+      steps,
     });
+  }
+  if (flags.has("--map")) {
+    const { mapLines, stepMap } = await import("./map.mjs");
+    console.log(mapLines(stepMap(steps, step)).join("\n"));
+    return 0;
   }
   const demoArgs = stepFlags(steps, step, flags);
   if (prompt !== undefined) demoArgs.push(prompt);

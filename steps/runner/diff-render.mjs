@@ -1,6 +1,8 @@
 // Prints a step's changes as a unified diff or as a per-file line count (--stat).
 // Colour is decided once, from the terminal and NO_COLOR / FORCE_COLOR, so piped output stays plain text for the docs.
 import { compareSteps } from "./diff.mjs";
+import { openingLine, partOpening } from "./parts.mjs";
+import { restoredFiles } from "./restored.mjs";
 
 const ANSI = { bold: "\x1b[1m", red: "\x1b[31m", green: "\x1b[32m", cyan: "\x1b[36m", reset: "\x1b[0m" };
 
@@ -17,15 +19,25 @@ function painter(enabled) {
   return (colour, text) => (enabled ? `${ANSI[colour]}${text}${ANSI.reset}` : text);
 }
 
-/** The whole output of --diff or --stat for `after` (the previous step is `before`, undefined for the first). */
-export function renderDiff(before, after, { statOnly = false, tests = true, colour = useColour() } = {}) {
+/**
+ * The whole output of --diff or --stat for `after` (the previous step is `before`, undefined for the first). Given
+ * every step as `steps`, a restored file is one line, and a step that opens a part says so first.
+ */
+export function renderDiff(before, after, { statOnly = false, tests = true, colour = useColour(), steps } = {}) {
   const paint = painter(colour);
-  const changes = compareSteps(before, after, { tests });
+  const restored = steps
+    ? restoredFiles(
+        steps.filter((step) => step.number < after.number),
+        after,
+      )
+    : new Map();
+  const changes = compareSteps(before, after, { tests, restored });
   if (changes.length === 0) return `No file differs from steps/${before.folder}.\n`;
+  const opening = steps ? partOpening(steps, after) : undefined;
   const lines = statOnly
     ? statLines(changes, paint)
     : changes.flatMap((change) => fileLines(change, before, after, paint));
-  return lines.join("\n") + "\n";
+  return [...(opening ? [paint("bold", openingLine(opening))] : []), ...lines].join("\n") + "\n";
 }
 
 /** One file's part of --diff, as lines: exactly what `renderDiff` prints for `change` (the docs show one file). */
@@ -39,6 +51,9 @@ const labelOf = (side) => side.label ?? `steps/${side.folder}`;
 
 function fileLines(change, before, after, paint) {
   if (change.status === "removed") return [paint("red", `removed ${change.path} (${change.removed} lines)`)];
+  if (change.status === "restored") {
+    return [paint("green", `restored ${change.path} ${restoredFrom(change)} (${change.added} lines)`)];
+  }
   const oldName = change.status === "new" ? "(new file)" : `${labelOf(before)}/${change.path}`;
   const newName = `${labelOf(after)}/${change.path}`;
   const lines = [paint("bold", `--- ${oldName}`), paint("bold", `+++ ${newName}`)];
@@ -62,13 +77,16 @@ function paintLine(line, paint) {
   return line;
 }
 
+const restoredFrom = (change) => `from step ${change.from.id}`;
+const statusNote = (change) => (change.status === "restored" ? `restored ${restoredFrom(change)}` : change.status);
+
 function statLines(changes, paint) {
   const width = Math.max(...changes.map((change) => change.path.length));
   const countWidth = Math.max(...changes.map((c) => String(Math.max(c.added, c.removed)).length)) + 1;
   const lines = changes.map((change) => {
     const added = paint("green", `+${change.added}`.padStart(countWidth));
     const removed = paint("red", `-${change.removed}`.padStart(countWidth));
-    const note = change.status === "changed" ? "" : `  (${change.status})`;
+    const note = change.status === "changed" ? "" : `  (${statusNote(change)})`;
     return ` ${change.path.padEnd(width)} | ${added} ${removed}${note}`;
   });
   const added = changes.reduce((sum, change) => sum + change.added, 0);

@@ -8,15 +8,16 @@ const CONTEXT_LINES = 3;
 const lineCount = (text) => (text === "" ? 0 : text.replace(/\n$/, "").split("\n").length);
 
 // What the program does comes before what checks it: source first, then tests, each in code-unit order.
-function lessonOrder(a, b) {
+export function lessonOrder(a, b) {
   return isTestFile(a) === isTestFile(b) ? byCodeUnit(a, b) : isTestFile(a) ? 1 : -1;
 }
 
 /**
- * One entry per file that differs: status "new", "removed" or "changed", with its hunks and line counts.
- * A removed file carries no hunks: its old text is not part of the lesson, only the fact that it went.
+ * One entry per file that differs: status "new", "removed", "restored" or "changed", with its hunks and line counts.
+ * A removed file carries no hunks: its old text is not part of the lesson, only the fact that it went. Nor does a
+ * file in `restored` (path -> the earlier step it comes back from, restored.mjs): its text was a lesson once already.
  */
-export function compareSteps(before, after, { tests = true } = {}) {
+export function compareSteps(before, after, { tests = true, restored = new Map() } = {}) {
   const oldFiles = before ? listStepFiles(before.dir) : [];
   const paths = [...new Set([...oldFiles, ...listStepFiles(after.dir)])]
     .filter((path) => tests || !isTestFile(path))
@@ -28,6 +29,17 @@ export function compareSteps(before, after, { tests = true } = {}) {
     if (oldText === newText) continue;
     if (newText === null) {
       changes.push({ path, status: "removed", hunks: [], added: 0, removed: lineCount(oldText) });
+      continue;
+    }
+    if (restored.has(path)) {
+      changes.push({
+        path,
+        status: "restored",
+        from: restored.get(path),
+        hunks: [],
+        added: lineCount(newText),
+        removed: 0,
+      });
       continue;
     }
     const { hunks } = structuredPatch(path, path, oldText ?? "", newText, undefined, undefined, {

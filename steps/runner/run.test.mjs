@@ -15,12 +15,17 @@ afterAll(removeFixtures);
 vi.setConfig({ testTimeout: 30_000 });
 
 describe("--list and bad use", () => {
-  test("--list and no arguments show one line per step, 01 with its title", async () => {
-    const title = JSON.parse(readFileSync(join(repoRoot, "steps", step01, "lesson.json"), "utf8")).title;
+  test("--list and no arguments show one line per step, 01 with its title, under a heading for each part", async () => {
+    const { title, part } = JSON.parse(readFileSync(join(repoRoot, "steps", step01, "lesson.json"), "utf8"));
     const listed = await run(["--list"]);
     expect(listed.status).toBe(0);
-    expect(listed.stdout.split("\n")[0]).toBe(`01  ${title}`);
-    expect(listed.stdout.trimEnd().split("\n")).toHaveLength(realSteps.length);
+    const lines = listed.stdout.trimEnd().split("\n");
+    expect(lines.slice(0, 2)).toEqual([
+      expect.stringMatching(`^Part 1, ${part} \\(steps 01-\\d\\d\\)$`),
+      `  01  ${title}`,
+    ]);
+    expect(lines.filter((line) => /^  \d\d  /.test(line))).toHaveLength(realSteps.length);
+    expect(lines.filter((line) => line.startsWith("Part "))).toHaveLength(4);
     expect((await run([])).stdout).toBe(listed.stdout);
   });
 
