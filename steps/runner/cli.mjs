@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { exerciseMode, exerciseProblem, MODE_OPTIONS, MODES, runExerciseCommand } from "./exercise/commands.mjs";
+import { takeWireFilters } from "./wire-filter.mjs";
 import { findStep, hasNodeModules, listSteps, previousStep, resolveTsxLoader, stepsDir } from "./steps.mjs";
 
 const INSTALL = "npx -y pnpm@10.34.9 install";
@@ -19,6 +20,11 @@ const USAGE = `Usage:
   node steps/run.mjs N --stat          the same, as changed files with line counts
   node steps/run.mjs N --diff --no-tests   the same without the tests
   node steps/run.mjs N --wire          run step N's demo and print every JSON-RPC message on its pipes and every HTTP exchange
+  node steps/run.mjs N --wire --only TEXT   only the HTTP exchanges and stdio requests (with their answers) that
+                                       contain TEXT anywhere, [label] included; --only again keeps either
+  node steps/run.mjs N --wire --from TEXT   the same from the first exchange that contains TEXT on
+  node steps/run.mjs N --wire --first N     at most N of those exchanges
+  node steps/run.mjs N --wire --cut WIDTH   each line cut at WIDTH characters, with " …" after a cut
   node steps/run.mjs N --live ["prompt"]   run step N's demo against the real model API (steps that declare --live)
 
 Build it yourself (step 02 on; your work goes to exercises/, which git ignores):
@@ -49,9 +55,11 @@ export async function main(argv) {
 }
 
 function parseArgs(argv) {
+  const { filter: wireFilter, rest, problem } = takeWireFilters(argv);
+  if (problem) throw new UsageError(problem);
   const flags = new Set();
   const positionals = [];
-  for (const arg of argv) {
+  for (const arg of rest) {
     if (FLAGS.has(arg)) flags.add(arg);
     else if (arg.startsWith("-")) throw new UsageError(`Unknown option ${arg}.`);
     else positionals.push(arg);
@@ -71,7 +79,8 @@ function parseArgs(argv) {
   if (flags.has("--no-tests") && !flags.has("--diff") && !flags.has("--stat")) {
     throw new UsageError("--no-tests goes with --diff or --stat.");
   }
-  return { flags, stepArg, prompt, mode: modeOf(flags, prompt) };
+  if (wireFilter && !flags.has("--wire")) throw new UsageError("--only, --from, --first and --cut go with --wire.");
+  return { flags, stepArg, prompt, mode: modeOf(flags, prompt), wireFilter };
 }
 
 function modeOf(flags, prompt) {
@@ -80,7 +89,7 @@ function modeOf(flags, prompt) {
   return mode;
 }
 
-async function dispatch({ flags, stepArg, prompt, mode }) {
+async function dispatch({ flags, stepArg, prompt, mode, wireFilter }) {
   if (flags.has("--help") || flags.has("-h")) {
     console.log(USAGE);
     return 0;
@@ -103,7 +112,7 @@ async function dispatch({ flags, stepArg, prompt, mode }) {
   }
   const demoArgs = stepFlags(steps, step, flags);
   if (prompt !== undefined) demoArgs.push(prompt);
-  return runStep(step, flags.has("--wire"), demoArgs);
+  return runStep(step, flags.has("--wire"), demoArgs, wireFilter);
 }
 
 function unknownStep(steps, stepArg) {
@@ -153,7 +162,7 @@ async function showDiff(before, after, options) {
   return 0;
 }
 
-async function runStep(step, wire, demoArgs) {
+async function runStep(step, wire, demoArgs, wireFilter) {
   requireInstall();
   const tsxLoader = resolveTsxLoader(step);
   if (!tsxLoader) return missing(`tsx (looked for it from steps/${step.folder})`);
@@ -162,7 +171,7 @@ async function runStep(step, wire, demoArgs) {
     return 1;
   }
   const { runDemo } = await import("./run-demo.mjs");
-  return runDemo(step, { tsxLoader, wire, demoArgs });
+  return runDemo(step, { tsxLoader, wire, wireFilter, demoArgs });
 }
 
 function requireInstall() {
