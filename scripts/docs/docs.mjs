@@ -9,6 +9,7 @@ import { generate, isCommand } from "./generate.mjs";
 import { inputsReader } from "./block-inputs.mjs";
 import { differences, keyOf, nextEntries, planBlocks, readSidecar, SIDECAR, writeSidecar } from "./sidecar.mjs";
 import { chapterBlankProblems } from "./exercise-section.mjs";
+import { voiceProblems } from "./voice.mjs";
 import { asMultiples, measureBareStart, missedTargets } from "./timing.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
@@ -167,6 +168,8 @@ async function main() {
   const resultOf = await generateAll(blocks, root, (block) => !force && plans.get(keyOf(block))?.accepted === true);
   const judged = docs.map((doc, i) => judgeDoc(doc, texts[i], resultOf));
   judged.forEach((doc, i) => doc.problems.push(...chapterBlankProblems(root, docs[i], texts[i])));
+  // The voice rule reads the text as generated, so a comment a sync brings into a chapter is judged too.
+  judged.forEach((doc, i) => docs[i].startsWith("docs/") && doc.problems.push(...voiceProblems(docs[i], doc.text)));
   const next = nextEntries(plans, resultOf, recorded, { all: files.length === 0 });
   if (mode === "sync") {
     judged.forEach((doc, i) => doc.text !== texts[i] && writeFileSync(path.join(root, docs[i]), doc.text));

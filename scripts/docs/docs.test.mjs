@@ -157,6 +157,17 @@ describe("docs.mjs runner blocks", { timeout: 30_000 }, () => {
   });
 });
 
+describe("the voice rule", () => {
+  it("fails the check on a chapter's prose, and leaves README alone", () => {
+    const root = makeRoot(`${upToDate}\nNow simply run it.\n`);
+    writeFileSync(path.join(root, "README.md"), "Simply clone it.\n");
+    const { status, output } = docs(root, "check");
+    expect(status).toBe(1);
+    expect(output).toContain('error: docs/01-x.md:13: prose: "simply"');
+    expect(output).not.toContain("README.md");
+  });
+});
+
 describe("the hand-written rule", () => {
   it("reports a ```ts block outside a gen block", () => {
     const { errors } = parseDoc("# X\n\n```ts\nconst x = 1;\n```\n");
