@@ -20,11 +20,11 @@ const USAGE = `Usage:
   node steps/run.mjs N --stat          the same, as changed files with line counts
   node steps/run.mjs N --diff --no-tests   the same without the tests
   node steps/run.mjs N --wire          run step N's demo and print every JSON-RPC message on its pipes and every HTTP exchange
-  node steps/run.mjs N --wire --only TEXT   only the HTTP exchanges and stdio requests (with their answers) that
-                                       contain TEXT anywhere, [label] included; --only again keeps either
-  node steps/run.mjs N --wire --from TEXT   the same from the first exchange that contains TEXT on
-  node steps/run.mjs N --wire --first N     at most N of those exchanges
-  node steps/run.mjs N --wire --cut WIDTH   each line cut at WIDTH characters, with " …" after a cut
+  node steps/run.mjs N --wire --only TEXT   only the HTTP exchanges, and stdio requests with their answers, that
+                                       contain TEXT ([label] included); --only again keeps what either matches
+  node steps/run.mjs N --wire --from TEXT   the exchanges from the first one that contains TEXT on
+  node steps/run.mjs N --wire --first COUNT   at most COUNT exchanges (each filter works alone or with the others)
+  node steps/run.mjs N --wire --cut WIDTH   each line cut at WIDTH characters, " …" marking the cut
   node steps/run.mjs N --live ["prompt"]   run step N's demo against the real model API (steps that declare --live)
 
 Build it yourself (step 02 on; your work goes to exercises/, which git ignores):
