@@ -23,7 +23,7 @@ const USAGE = `Usage:
   node steps/run.mjs N --wire --only TEXT   only the HTTP exchanges, and stdio requests with their answers, that
                                        contain TEXT ([label] included); --only again keeps what either matches
   node steps/run.mjs N --wire --from TEXT   the exchanges from the first one that contains TEXT on
-  node steps/run.mjs N --wire --first COUNT   at most COUNT exchanges (each filter works alone or with the others)
+  node steps/run.mjs N --wire --first COUNT   at most COUNT exchanges; each filter works alone or with others
   node steps/run.mjs N --wire --cut WIDTH   each line cut at WIDTH characters, " …" marking the cut
   node steps/run.mjs N --live ["prompt"]   run step N's demo against the real model API (steps that declare --live)
 

@@ -43,7 +43,7 @@ export function openWireLog(filter) {
     else if (!process.stdout.destroyed) process.stdout.write(kept);
   }
 
-  /** Copies what is left (or what the filter keeps), removes the file and says whether any JSON-RPC message was logged. */
+  /** Copies what is left, or what the filter keeps; removes the file; says whether any JSON-RPC message was logged. */
   function finish() {
     clearInterval(timer);
     const text = readFileSync(path, "utf8");
