@@ -131,7 +131,8 @@ function addExercise(inputs, root, arg) {
 }
 
 function collect({ kind, args }, inputs, root) {
-  if (kind === "run" || kind === "wire") addDemo(inputs, root, args);
+  if (kind === "run") addDemo(inputs, root, args);
+  else if (kind === "wire") addDemo(inputs, root, args.split(" ")[0]);
   else if (kind === "diff" || kind === "stat") {
     const { step, before } = stepsOf(root, args.split(" ")[0]);
     [step, before].forEach((one) => addStep(inputs, one));

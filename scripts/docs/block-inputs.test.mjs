@@ -82,6 +82,12 @@ describe("the inputs of run and wire blocks", () => {
     expect(moves("wire", "2", rel)).toBe(false);
   });
 
+  it("of a wire block with filters are its step's, and differ from the same block without them", () => {
+    expect(moves("wire", '2 --only "tools/call" --first 1', "steps/02-two/src/greet.ts")).toBe(true);
+    const read = inputsReader(makeRoot());
+    expect(read({ kind: "wire", args: "2 --first 1" }).digest).not.toBe(read({ kind: "wire", args: "2" }).digest);
+  });
+
   it("include the role table even when the demo does not name it", () => {
     expect(moves("run", "1", "steps/roles.json")).toBe(true);
   });

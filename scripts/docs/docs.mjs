@@ -10,6 +10,7 @@ import { inputsReader } from "./block-inputs.mjs";
 import { differences, keyOf, nextEntries, planBlocks, readSidecar, SIDECAR, writeSidecar } from "./sidecar.mjs";
 import { chapterBlankProblems } from "./exercise-section.mjs";
 import { chapterFiles, chapterRefProblems } from "./chapter-refs.mjs";
+import { voiceProblems } from "./voice.mjs";
 import { asMultiples, measureBareStart, missedTargets } from "./timing.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
@@ -172,6 +173,8 @@ async function main() {
   judged.forEach(
     (doc, i) => docs[i].startsWith("docs/") && doc.problems.push(...chapterRefProblems(docs[i], texts[i], chapters)),
   );
+  // The voice rule reads the text as generated, so a comment a sync brings into a chapter is judged too.
+  judged.forEach((doc, i) => docs[i].startsWith("docs/") && doc.problems.push(...voiceProblems(docs[i], doc.text)));
   const next = nextEntries(plans, resultOf, recorded, { all: files.length === 0 });
   if (mode === "sync") {
     judged.forEach((doc, i) => doc.text !== texts[i] && writeFileSync(path.join(root, docs[i]), doc.text));

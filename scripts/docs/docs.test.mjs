@@ -133,12 +133,38 @@ describe("docs.mjs runner blocks", { timeout: 30_000 }, () => {
     expect(output).toContain("step 9 broke");
   });
 
+  it("passes a wire block's filters as a shell would split them, and replaces the wire's run-to-run values", () => {
+    const root = makeRoot(
+      `<!-- gen wire 2 --only 'a "b"' --from "c d" --first 1 -->\n<!-- /gen -->\n` +
+        `<!-- gen wire 2 --only "open -->\n<!-- /gen -->\n`,
+    );
+    const uuid = "3735173e-5195-4c60-8095-959c4e573290";
+    write(root, "steps/run.mjs", `console.log(JSON.stringify(process.argv.slice(2)), "mcp-session-id: ${uuid}");`);
+    expect(docs(root, "sync").status).toBe(1);
+    const written = readFileSync(path.join(root, "docs/01-x.md"), "utf8").split("\n");
+    expect(written[2]).toBe(
+      '["2","--wire","--only","a \\"b\\"","--from","c d","--first","1"] mcp-session-id: <session id>',
+    );
+    expect(docs(root, "check").output).toContain('docs/01-x.md:6: gen wire 2 --only "open: unclosed quote');
+  });
+
   it("keeps a UTF-8 character that arrives split across two chunks", () => {
     const halves = "w(Buffer.from([0x63, 0xc3])); setTimeout(() => w(Buffer.from([0xa9])), 50)";
     const script = `const w = (b) => process.stdout.write(b); ${halves}`;
     const root = makeRoot(`<!-- gen exec node -e "${script}" -->\n<!-- /gen -->\n`);
     expect(docs(root, "sync").status).toBe(0);
     expect(readFileSync(path.join(root, "docs/01-x.md"), "utf8")).toContain("```text\ncé\n```");
+  });
+});
+
+describe("the voice rule", () => {
+  it("fails the check on a chapter's prose, and leaves README alone", () => {
+    const root = makeRoot(`${upToDate}\nNow simply run it.\n`);
+    writeFileSync(path.join(root, "README.md"), "Simply clone it.\n");
+    const { status, output } = docs(root, "check");
+    expect(status).toBe(1);
+    expect(output).toContain('error: docs/01-x.md:13: prose: "simply"');
+    expect(output).not.toContain("README.md");
   });
 });
 

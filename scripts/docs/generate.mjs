@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fenced } from "./docblocks.mjs";
 import { fileDiff } from "./diff-marker.mjs";
-import { normalize } from "./normalize.mjs";
+import { normalize, normalizeWire } from "./normalize.mjs";
 import { exerciseSection } from "./exercise-section.mjs";
 import { mapBlock, partSection } from "./part-marker.mjs";
 import { extractRegion, wholeFile } from "./regions.mjs";
@@ -98,6 +98,19 @@ async function runner(args, flags, root, onTiming) {
   return normalize(result.stdout, root).replace(/\s+$/, "");
 }
 
+// A marker's words as a shell splits them: '…' and "…" group, nothing is expanded or escaped.
+const WORD = /(?:'[^']*'|"[^"]*"|[^\s'"]+)+/g;
+export function splitWords(text) {
+  if (text.replace(WORD, "").trim() !== "") throw new Error(`unclosed quote in "${text}"`);
+  return (text.match(WORD) ?? []).map((word) => word.replace(/'([^']*)'|"([^"]*)"/g, (_, one, two) => one ?? two));
+}
+
+// "N [FILTER...]": the runner's --wire with the filters as written, volatile wire values replaced.
+async function wire(args, root) {
+  const [step, ...filters] = splitWords(args);
+  return normalizeWire(await runner(step ?? "", ["--wire", ...filters], root), root);
+}
+
 // A failing command is shown honestly: its status becomes the block's last line.
 async function exec(command, root) {
   if (!command) throw new Error("exec needs a command");
@@ -124,7 +137,7 @@ export async function generate({ kind, args }, root, { onTiming } = {}) {
     case "run":
       return fenced(await runner(args, [], root, onTiming), "text");
     case "wire":
-      return fenced(await runner(args, ["--wire"], root), "text");
+      return fenced(await wire(args, root), "text");
     case "exec":
       return fenced(await exec(args, root), "text");
     case "exercise":

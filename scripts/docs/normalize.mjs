@@ -50,6 +50,28 @@ export function rulesFor(root = REPO_ROOT) {
 
 export const rules = rulesFor();
 
+// Only for `gen wire` blocks: values the wire shows that change on every run, each anchored on where the wire puts it.
+export const wireRules = [
+  {
+    name: "session id",
+    regexp: /(mcp-session-id: |sessionId=)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/gi,
+    replacement: "$1<session id>",
+  },
+  // A client id, PKCE challenge, state, key or interaction id: 36 or more URL-safe characters after "=", "/" or ":".
+  { name: "random value", regexp: /(=|\/|":")[A-Za-z0-9_-]{36,}/g, replacement: "$1<random>" },
+  {
+    name: "encoded free loopback port",
+    regexp: /(?<![\d.])(127\.0\.0\.1|localhost)%3A\d{5}\b/g,
+    replacement: "$1%3A<port>",
+  },
+  { name: "issued-at time", regexp: /("\w+_at":)\d{9,}\b/g, replacement: "$1<time>" },
+];
+
+/** `normalize`, then the wire rules. */
+export function normalizeWire(text, root = REPO_ROOT) {
+  return wireRules.reduce((out, rule) => out.replace(rule.regexp, rule.replacement), normalize(text, root));
+}
+
 /** Applies every rule in order; `root` defaults to this repository. */
 export function normalize(text, root = REPO_ROOT) {
   const list = root === REPO_ROOT ? rules : rulesFor(root);

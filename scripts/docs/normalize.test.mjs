@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
-import { normalize, rules } from "./normalize.mjs";
+import { normalize, normalizeWire, rules } from "./normalize.mjs";
 
 describe("normalize", () => {
   it.each([
@@ -61,5 +61,35 @@ describe("normalize", () => {
       "free loopback port",
     ]);
     for (const rule of rules) expect(rule.regexp).toBeInstanceOf(RegExp);
+  });
+});
+
+describe("normalizeWire", () => {
+  const uuid = "3735173e-5195-4c60-8095-959c4e573290";
+  const random = "MXSCHW3suCRTHHI8x9CbT_B7dln5raDYcmmtEBQVhLs";
+  it.each([
+    [`200 OK  mcp-session-id: ${uuid}`, "200 OK  mcp-session-id: <session id>"],
+    [`POST /messages?sessionId=${uuid}`, "POST /messages?sessionId=<session id>"],
+    [`/auth?client_id=${random}&state=${uuid}`, "/auth?client_id=<random>&state=<random>"],
+    [`location: /interaction/${random}`, "location: /interaction/<random>"],
+    [`{"kid":"${random}"}`, '{"kid":"<random>"}'],
+    ["resource=http%3A%2F%2F127.0.0.1%3A36523%2Fmcp", "resource=http%3A%2F%2F127.0.0.1%3A<port>%2Fmcp"],
+    ['{"client_id_issued_at":1764632400,"a":1}', '{"client_id_issued_at":<time>,"a":1}'],
+  ])("rewrites %j", (input, expected) => {
+    expect(normalizeWire(input)).toBe(expected);
+  });
+
+  it.each([
+    `a uuid elsewhere: ${uuid}`,
+    "/.well-known/oauth-protected-resource/mcp",
+    "http%3A%2F%2F127.0.0.1%3A3001%2Fmcp",
+    '{"expires_in":5,"total":1764632400}',
+  ])("leaves %j alone", (input) => {
+    expect(normalizeWire(input)).toBe(input);
+  });
+
+  it("applies the ordinary rules first, and only gen wire blocks use it", () => {
+    expect(normalizeWire("http://127.0.0.1:45701/mcp took 12 ms")).toBe("http://127.0.0.1:<port>/mcp took <n> ms");
+    expect(normalize(`mcp-session-id: ${uuid}`)).toBe(`mcp-session-id: ${uuid}`);
   });
 });

@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { exerciseMode, exerciseProblem, MODE_OPTIONS, MODES, runExerciseCommand } from "./exercise/commands.mjs";
+import { takeWireFilters } from "./wire-filter.mjs";
 import { findStep, hasNodeModules, listSteps, previousStep, resolveTsxLoader, stepsDir } from "./steps.mjs";
 
 const INSTALL = "npx -y pnpm@10.34.9 install";
@@ -20,6 +21,11 @@ const USAGE = `Usage:
   node steps/run.mjs N --diff --no-tests   the same without the tests
   node steps/run.mjs N --map           each file of step N: new, changed, same, restored, removed or given, and its header
   node steps/run.mjs N --wire          run step N's demo and print every JSON-RPC message on its pipes and every HTTP exchange
+  node steps/run.mjs N --wire --only TEXT   only the HTTP exchanges, and stdio requests with their answers, that
+                                       contain TEXT ([label] included); --only again keeps what either matches
+  node steps/run.mjs N --wire --from TEXT   the exchanges from the first one that contains TEXT on
+  node steps/run.mjs N --wire --first COUNT   at most COUNT exchanges; each filter works alone or with others
+  node steps/run.mjs N --wire --cut WIDTH   each line cut at WIDTH characters, " …" marking the cut
   node steps/run.mjs N --live ["prompt"]   run step N's demo against the real model API (steps that declare --live)
 
 Build it yourself (step 02 on; your work goes to exercises/, which git ignores):
@@ -50,9 +56,11 @@ export async function main(argv) {
 }
 
 function parseArgs(argv) {
+  const { filter: wireFilter, rest, problem } = takeWireFilters(argv);
+  if (problem) throw new UsageError(problem);
   const flags = new Set();
   const positionals = [];
-  for (const arg of argv) {
+  for (const arg of rest) {
     if (FLAGS.has(arg)) flags.add(arg);
     else if (arg.startsWith("-")) throw new UsageError(`Unknown option ${arg}.`);
     else positionals.push(arg);
@@ -74,7 +82,8 @@ function parseArgs(argv) {
   if (flags.has("--no-tests") && !flags.has("--diff") && !flags.has("--stat")) {
     throw new UsageError("--no-tests goes with --diff or --stat.");
   }
-  return { flags, stepArg, prompt, mode: modeOf(flags, prompt) };
+  if (wireFilter && !flags.has("--wire")) throw new UsageError("--only, --from, --first and --cut go with --wire.");
+  return { flags, stepArg, prompt, mode: modeOf(flags, prompt), wireFilter };
 }
 
 function modeOf(flags, prompt) {
@@ -83,7 +92,7 @@ function modeOf(flags, prompt) {
   return mode;
 }
 
-async function dispatch({ flags, stepArg, prompt, mode }) {
+async function dispatch({ flags, stepArg, prompt, mode, wireFilter }) {
   if (flags.has("--help") || flags.has("-h")) {
     console.log(USAGE);
     return 0;
@@ -113,7 +122,7 @@ async function dispatch({ flags, stepArg, prompt, mode }) {
   }
   const demoArgs = stepFlags(steps, step, flags);
   if (prompt !== undefined) demoArgs.push(prompt);
-  return runStep(step, flags.has("--wire"), demoArgs);
+  return runStep(step, flags.has("--wire"), demoArgs, wireFilter);
 }
 
 function unknownStep(steps, stepArg) {
@@ -163,7 +172,7 @@ async function showDiff(before, after, options) {
   return 0;
 }
 
-async function runStep(step, wire, demoArgs) {
+async function runStep(step, wire, demoArgs, wireFilter) {
   requireInstall();
   const tsxLoader = resolveTsxLoader(step);
   if (!tsxLoader) return missing(`tsx (looked for it from steps/${step.folder})`);
@@ -172,7 +181,7 @@ async function runStep(step, wire, demoArgs) {
     return 1;
   }
   const { runDemo } = await import("./run-demo.mjs");
-  return runDemo(step, { tsxLoader, wire, demoArgs });
+  return runDemo(step, { tsxLoader, wire, wireFilter, demoArgs });
 }
 
 function requireInstall() {

@@ -62,8 +62,8 @@ function waitForDemo(demo, step) {
 }
 
 /** Runs the demo to the end and returns the status the runner should exit with. */
-export async function runDemo(step, { tsxLoader, wire, demoArgs = [] }) {
-  const wireLog = wire ? openWireLog() : undefined;
+export async function runDemo(step, { tsxLoader, wire, wireFilter, demoArgs = [] }) {
+  const wireLog = wire ? openWireLog(wireFilter) : undefined;
   const demo = startDemo(step, tsxLoader, wireLog, demoArgs);
   wireLog?.closeAppend(); // The demo holds its own copy; ours would only keep the file open.
   const status = await waitForDemo(demo, step);

@@ -175,6 +175,33 @@ describe("--wire", () => {
     expect(readdirSync(tmp).filter((name) => name.startsWith("learn-mcp-wire-"))).toEqual([]);
   }, 30_000);
 
+  test("--only and --first keep whole requests with their answers; nothing matched is said on stderr", async () => {
+    const stepsDir = fixtureSteps({ "01-wire": WIRE });
+    const cli = await run(["1", "--wire", "--only", "from cli"], { stepsDir });
+    expect(cli.stdout).toBe(
+      '-> [3 cli.ts/1 echo.ts] {"jsonrpc":"2.0","id":7,"method":"echo","params":{"text":"from cli"}}\n' +
+        '<- [3 cli.ts/1 echo.ts] {"jsonrpc":"2.0","id":7,"result":{"text":"from cli"}}\n' +
+        '<- [3 cli.ts] (not JSON-RPC) "cli: echo answered from cli"\n',
+    );
+    const first = await run(["1", "--wire", "--only", "2 echo.ts", "--first", "1", "--cut", "40"], { stepsDir });
+    expect(first.stdout).toBe(
+      '-> [2 echo.ts] {"jsonrpc":"2.0","id":2," …\n<- [2 echo.ts] {"jsonrpc":"2.0","id":2," …\n',
+    );
+    const none = await run(["1", "--wire", "--only", "resources/read"], { stepsDir });
+    expect([none.status, none.stdout]).toEqual([0, ""]);
+    expect(none.stderr).toBe('(--wire --only "resources/read": nothing in the wire log matched.)\n');
+  }, 30_000);
+
+  test("the filters go with --wire only, and take a value", async () => {
+    const alone = await run(["1", "--only", "x"]);
+    expect([alone.status, alone.stderr.split("\n")[0]]).toEqual([
+      2,
+      "--only, --from, --first and --cut go with --wire.",
+    ]);
+    const empty = await run(["1", "--wire", "--first"]);
+    expect([empty.status, empty.stderr.split("\n")[0]]).toEqual([2, "--first needs a value."]);
+  });
+
   test("step 01 has no JSON-RPC: its lines are shown marked, and a note says so", async () => {
     const result = await run(["1", "--wire"]);
     expect(result.status).toBe(0);

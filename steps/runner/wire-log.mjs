@@ -4,6 +4,7 @@ import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isAlive } from "./shared/processes.mjs";
+import { describeFilter, filterWire } from "./wire-filter.mjs";
 
 const POLL_MS = 30;
 // The folder's name carries the runner's pid, so a later run can tell a log whose runner died from one in use.
@@ -17,7 +18,8 @@ export function removeStaleLogs(dir = tmpdir()) {
   }
 }
 
-export function openWireLog() {
+/** With `filter` (wire-filter.mjs) nothing is copied until the demo ends: which exchanges match is known only then. */
+export function openWireLog(filter) {
   removeStaleLogs();
   const dir = mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`));
   const path = join(dir, "wire.log");
@@ -33,13 +35,21 @@ export function openWireLog() {
       if (!process.stdout.destroyed) process.stdout.write(Buffer.from(buffer.subarray(0, read)));
     }
   }
-  const timer = setInterval(copyNewBytes, POLL_MS);
+  const timer = filter ? undefined : setInterval(copyNewBytes, POLL_MS);
 
-  /** Copies what is left, removes the file and says whether any JSON-RPC message was logged. */
+  function writeFiltered(text) {
+    const kept = filterWire(text, filter);
+    if (kept === "") console.error(`(--wire ${describeFilter(filter)}: nothing in the wire log matched.)`);
+    else if (!process.stdout.destroyed) process.stdout.write(kept);
+  }
+
+  /** Copies what is left, or what the filter keeps; removes the file; says whether any JSON-RPC message was logged. */
   function finish() {
     clearInterval(timer);
-    copyNewBytes();
-    const sawMessages = /^(->|<-) \[[^\]]*\] (?!\(not (JSON-RPC|shown)\))/m.test(readFileSync(path, "utf8"));
+    const text = readFileSync(path, "utf8");
+    if (filter) writeFiltered(text);
+    else copyNewBytes();
+    const sawMessages = /^(->|<-) \[[^\]]*\] (?!\(not (JSON-RPC|shown)\))/m.test(text);
     closeSync(readFd);
     rmSync(dir, { recursive: true, force: true });
     return sawMessages;
