@@ -5,9 +5,9 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { build } from "esbuild";
 import { canReadProc, commandLine, environment, readStat, snapshotPids } from "../../steps/runner/shared/processes.mjs";
 import { roleProgram } from "../../steps/runner/shared/roles.mjs";
+import { bundleForNode } from "../shared/bundle.mjs";
 
 //#region commands
 const require = createRequire(import.meta.url);
@@ -27,19 +27,8 @@ const ROLES = {
  * JavaScript file 0.15–0.4 s. The code is the same; esbuild, which tsx uses file by file, joins the files once.
  */
 export async function bundlePrograms(dir) {
-  // Bundled CommonJS packages call require(): the banner gives the ESM bundle one.
-  const banner = {
-    js:
-      'import { createRequire as __createRequire } from "node:module"; ' +
-      "const require = __createRequire(import.meta.url);",
-  };
-  const common = { bundle: true, platform: "node", format: "esm", target: "node20", banner, logLevel: "warning" };
   const bundles = Object.fromEntries(Object.keys(ROLES).map((id) => [id, path.join(dir, `${id}.mjs`)]));
-  await Promise.all(
-    Object.entries(ROLES).map(([id, role]) =>
-      build({ ...common, entryPoints: [roleProgram(role)], outfile: bundles[id] }),
-    ),
-  );
+  await Promise.all(Object.entries(ROLES).map(([id, role]) => bundleForNode(roleProgram(role), bundles[id])));
   return bundles;
 }
 
