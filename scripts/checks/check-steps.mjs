@@ -14,6 +14,7 @@ import {
 import { checkLesson, checkPartOrder, checkPortable, checkReach, checkSizes } from "./lesson-rules.mjs";
 import { checkNaming } from "./naming.mjs";
 import { checkCommentWidth } from "./comment-width.mjs";
+import { checkPnpmVersion, checkRunnerFlags } from "./shown-commands.mjs";
 import { sizeWarnings, toolingFiles, toolingSizeWarnings } from "./size-guides.mjs";
 
 const SCRIPTS = ["start", "test", "typecheck"];
@@ -137,6 +138,8 @@ export function checkSteps(root) {
   checkSizes(steps, errors);
   checkSameTsconfig(steps, errors);
   checkNaming(root, steps, errors);
+  checkPnpmVersion(root, errors);
+  checkRunnerFlags(root, errors);
   return { steps, errors, warnings };
 }
 

@@ -18,6 +18,6 @@ export function startSession(opts) {
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => process.exit(130));
   let runs = 0;
   const nextMarker = () => `${marker}-${++runs}`;
-  // Most of a run is spent waiting on the processes its tests start, so a few more runs than cores keep the machine busy.
+  // Most of a run waits on the processes its tests start: a few more runs than cores keep the machine busy.
   return { scratch, nextMarker, env: process.env, limit: createLimit(opts.jobs), verbose: opts.verbose };
 }

@@ -11,7 +11,7 @@ export function createLimit(max) {
     while (running < max && waiting.length > 0) {
       const { task, resolve, reject } = waiting.shift();
       running++;
-      // Started through a promise, so that a task that throws before its first await rejects instead of stopping next().
+      // Started through a promise: a task that throws before its first await rejects instead of stopping next().
       Promise.resolve()
         .then(task)
         .then(resolve, reject)
