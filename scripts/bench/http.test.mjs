@@ -8,6 +8,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { canReadProc } from "../../steps/runner/shared/processes.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
+import { stillRunning } from "./processes.ts";
 
 const scratch = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-bench-http-test-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -36,18 +37,6 @@ function smoke() {
   });
 }
 
-/** Those of `processes` that still run: same pid and start time (field 22 of /proc/<pid>/stat), not a zombie. */
-const running = (processes) =>
-  processes.filter(({ pid, start }) => {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      return fields[0] !== "Z" && fields[19] === start;
-    } catch {
-      return false;
-    }
-  });
-
 // The bench reads CPU per process from /proc: it needs Linux, and says so and stops anywhere else.
 describe.skipIf(!canReadProc())("pnpm bench --http --smoke", { timeout: 150_000 }, () => {
   it("gets 42 from every row, catches a row that answers 41, and leaves no process behind", async () => {
@@ -70,7 +59,7 @@ describe.skipIf(!canReadProc())("pnpm bench --http --smoke", { timeout: 150_000 
     expect(round("floor-wrong").error).toMatch(/answered "41", not "42"/);
     expect(stdout).toContain("floor answering 41, round 1: ");
     for (const id of ROWS) expect(round(id).leftovers, id).toEqual([]);
-    expect(running(results.rows.flatMap((row) => row.rounds[0].processes))).toEqual([]);
+    expect(stillRunning(results.rows.flatMap((row) => row.rounds[0].processes))).toEqual([]);
     expect(code).toBe(1);
   });
 });

@@ -2,8 +2,8 @@
 // CPU comes from the kernel's own per-process counters, because wall clock swings with the neighbours' load.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import os from "node:os";
+import { procStat } from "../../steps/runner/shared/processes.mjs";
 
 /** Clock ticks per second of /proc's utime and stime (USER_HZ), usually 100. */
 export const CLOCK_TICKS = (() => {
@@ -16,9 +16,9 @@ export const CLOCK_TICKS = (() => {
 
 /** User plus system CPU time a process has used so far, in microseconds (all its threads, GC included). */
 export function cpuMicros(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // Fields after the command name, which may itself hold spaces: state is [0], utime [11], stime [12].
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const fields = procStat(pid)?.fields;
+  if (fields === undefined) throw new Error(`process ${pid} is gone: it has no CPU time to read`);
+  // From the state, field 3: utime is field 14, stime field 15.
   return ((Number(fields[11]) + Number(fields[12])) * 1e6) / CLOCK_TICKS;
 }
 

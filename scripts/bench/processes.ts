@@ -1,8 +1,8 @@
 // A server as /proc sees it: the process the bench started and every process below it (a bridge's child, cluster
 // workers). Each is named by pid and start time, so a pid the kernel hands out again is never taken for a leftover.
-import { readFileSync, readlinkSync } from "node:fs";
+import { readlinkSync } from "node:fs";
 import path from "node:path";
-import { processTree } from "../../steps/runner/shared/processes.mjs";
+import { processTree, procStat } from "../../steps/runner/shared/processes.mjs";
 
 export interface Proc {
   pid: number;
@@ -24,22 +24,10 @@ function executable(pid: number, fallback: string): string {
 }
 
 /** The process as /proc/<pid>/stat shows it now, or undefined once it is gone or a zombie (it has exited). */
-function readProc(pid: number): (Proc & { state: string }) | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  } catch {
-    return undefined;
-  }
-  // The name sits in parentheses and may itself hold ") ": the other fields are read after the last ")".
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  const proc = {
-    pid,
-    name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
-    start: fields[19]!,
-    state: fields[0]!,
-  };
-  return proc.state === "Z" ? undefined : proc;
+function readProc(pid: number): Proc | undefined {
+  const stat = procStat(pid);
+  if (stat === undefined || stat.fields[0] === "Z") return undefined;
+  return { pid, name: stat.name, start: stat.fields[19]! }; // field 22
 }
 
 /** `root` and its descendants that are running now. */

@@ -22,6 +22,7 @@ import {
 import { checkNaming } from "./naming.mjs";
 import { checkCommentWidth } from "./comment-width.mjs";
 import { fixChanges } from "./fix-changes.mjs";
+import { checkPnpmVersion, checkRunnerFlags } from "./shown-commands.mjs";
 import { sizeWarnings, toolingFiles, toolingSizeWarnings } from "./size-guides.mjs";
 
 const SCRIPTS = ["start", "test", "typecheck"];
@@ -146,6 +147,8 @@ export function checkSteps(root) {
   checkRestoredGiven(steps, errors);
   checkSameTsconfig(steps, errors);
   checkNaming(root, steps, errors);
+  checkPnpmVersion(root, errors);
+  checkRunnerFlags(root, errors);
   return { steps, errors, warnings };
 }
 

@@ -4,6 +4,8 @@ import path from "node:path";
 import { diffLines } from "diff";
 import { isSource, isTestFile, readJson, readStepFile } from "../../steps/runner/shared/repo.mjs";
 import { restoredFiles } from "../../steps/runner/restored.mjs";
+// The runner flags a step may declare; its demo receives them.
+import { STEP_FLAGS } from "../../steps/runner/cli.mjs";
 import { closure, isCode } from "./closure.mjs";
 
 export const MAX_ADDED_LINES = 300;
@@ -31,8 +33,6 @@ export const SPLIT_PENDING_MEDIAN = 200;
 const LESSON_KEYS = new Set(["title", "part", "changes", "programs", "given", "reason", "flags"]);
 // The tutorial's parts, in order; a part starts where a step removes most of the one before it.
 export const PARTS = ["by hand over stdio", "with the SDK", "the host", "over HTTP"];
-// The runner flags a step may declare (steps/runner/cli.mjs STEP_FLAGS); its demo receives them.
-const STEP_FLAGS = ["--live"];
 
 const isPlainPath = (rel) => typeof rel === "string" && path.posix.normalize(rel) === rel && !/^(\.\.)?\//.test(rel);
 

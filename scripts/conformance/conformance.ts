@@ -8,8 +8,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { build, type BuildOptions } from "esbuild";
 import { roleProgram } from "../../steps/runner/shared/roles.mjs";
+import { bundleForNode } from "../shared/bundle.mjs";
 import { authorizationRun } from "./authorization.ts";
 import { start, startServer, stopAll } from "./processes.ts";
 import { parseReport, problems, requiredScenarios, type Report } from "./report.ts";
@@ -45,23 +45,9 @@ async function bundle(): Promise<{ everything: string; client: string }> {
       `from ${JSON.stringify(serve)};\nserveEverything(createServer, process.argv.slice(2));\n`,
   );
   const outputs = { everything: path.join(work, "everything.mjs"), client: path.join(work, "client.mjs") };
-  // Bundled CommonJS packages call require(): the banner gives the ESM bundle one.
-  const banner = {
-    js:
-      'import { createRequire as __createRequire } from "node:module"; ' +
-      "const require = __createRequire(import.meta.url);",
-  };
-  const common = {
-    bundle: true,
-    platform: "node",
-    format: "esm",
-    target: "node20",
-    banner,
-    logLevel: "warning",
-  } satisfies BuildOptions;
   await Promise.all([
-    build({ ...common, entryPoints: [entry], outfile: outputs.everything }),
-    build({ ...common, entryPoints: [path.join(HERE, "client.ts")], outfile: outputs.client }),
+    bundleForNode(entry, outputs.everything),
+    bundleForNode(path.join(HERE, "client.ts"), outputs.client),
   ]);
   return outputs;
 }

@@ -1,29 +1,22 @@
 // The harness's processes. Every child leads its own process group, so stopping a group also stops what the child
 // started (the bridge's servers, the suite's clients), even after the child itself has exited.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
+import { signalGroup } from "../../steps/runner/shared/processes.mjs";
+import { spawnInGroup } from "../shared/process-group.mjs";
 
 const groups = new Set<number>();
 
 export function start(command: string, args: string[], cwd: string): ChildProcess {
-  const child = spawn(command, args, { cwd, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnInGroup(command, args, { cwd });
   if (child.pid !== undefined) groups.add(child.pid);
   return child;
-}
-
-/** Sends `signal` to the group; false when nothing is left in it (signal 0 only asks). */
-function signalGroup(group: number, signal: NodeJS.Signals | 0): boolean {
-  try {
-    process.kill(-group, signal);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** SIGTERM to every group started, then SIGKILL to those with anything left 5 s later. */
 export async function stopAll(): Promise<void> {
   for (const group of groups) if (!signalGroup(group, "SIGTERM")) groups.delete(group);
+  // Signal 0 only asks: false once nothing is left in the group.
   for (let waited = 0; waited < 5000 && [...groups].some((group) => signalGroup(group, 0)); waited += 50)
     await sleep(50);
   for (const group of groups) signalGroup(group, "SIGKILL");

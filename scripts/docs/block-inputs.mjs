@@ -18,6 +18,7 @@ const TOOL_FILES = [
   "diff-marker.mjs",
   "regions.mjs",
   "exercise-section.mjs",
+  "../shared/process-group.mjs",
 ];
 const IGNORED = (rel) => rel.endsWith(".log") || path.posix.basename(rel) === ".DS_Store";
 // A word that may be a repository path: not after "/" (absolute), "$" (a variable) or a word character.

@@ -13,6 +13,7 @@ import { chapterFiles, chapterRefProblems } from "./chapter-refs.mjs";
 import { voiceProblems } from "./voice.mjs";
 import { asMultiples, measureBareStart, missedTargets } from "./timing.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
+import { createLimit } from "../shared/limit.mjs";
 
 const CONCURRENCY = 2;
 const DIFF_LINES = 30;
@@ -39,20 +40,6 @@ function listDocs(root) {
   return existsSync(path.join(root, "README.md")) ? [...docs, "README.md"] : docs;
 }
 
-// Runs `task` over `items` with at most `limit` in flight; results keep the items' order.
-async function mapLimited(items, limit, task) {
-  const results = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 // Identical markers in several chapters are generated once; results are looked up by marker, never by finish order.
 // An accepted block keeps the body it has, which every copy shares: that is what planBlocks checked. The bare start
 // that demo times are measured against is taken first, alone, and only when a demo is going to run.
@@ -75,11 +62,9 @@ async function generateAll(blocks, root, accepted) {
   await Promise.all(unique.filter((block) => !isCommand(block.kind)).map(settle));
   // Demos one at a time, so that the time each records is its own, not shared with another command's.
   for (const block of unique.filter((block) => block.kind === "run")) await settle(block);
-  await mapLimited(
-    unique.filter((block) => isCommand(block.kind) && block.kind !== "run"),
-    CONCURRENCY,
-    settle,
-  );
+  const limit = createLimit(CONCURRENCY);
+  const others = unique.filter((block) => isCommand(block.kind) && block.kind !== "run");
+  await Promise.all(others.map((block) => limit(() => settle(block))));
   return (key) => results.get(key);
 }
 

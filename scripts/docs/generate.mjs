@@ -1,6 +1,5 @@
 // Produces the fenced content of one gen block: code from files, output from real runs.
 // Commands run in their own process group so a timeout kills everything they started, not just the shell.
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fenced } from "./docblocks.mjs";
@@ -9,6 +8,7 @@ import { normalize, normalizeWire } from "./normalize.mjs";
 import { exerciseSection } from "./exercise-section.mjs";
 import { mapBlock, partSection } from "./part-marker.mjs";
 import { extractRegion, wholeFile } from "./regions.mjs";
+import { killRunning, runInGroup } from "../shared/process-group.mjs";
 
 export const TIMEOUT_MS = 120_000;
 const LANGS = new Map([
@@ -24,11 +24,10 @@ const LANGS = new Map([
 export const isCommand = (kind) => ["diff", "stat", "run", "wire", "exec", "exercise"].includes(kind);
 
 // Own process groups do not get the terminal's Ctrl-C, so it is passed on to them here.
-const running = new Set();
 function stopAllOnInterrupt() {
   if (process.listenerCount("SIGINT") > 0) return;
   process.on("SIGINT", () => {
-    for (const pid of running) killGroup(pid);
+    killRunning();
     process.exit(130);
   });
 }
@@ -38,35 +37,7 @@ export function runCommand(command, args, { cwd, timeout = TIMEOUT_MS }) {
   const env = { ...process.env, NO_COLOR: "1" };
   delete env.FORCE_COLOR;
   stopAllOnInterrupt();
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    running.add(child.pid);
-    const started = performance.now();
-    const out = { stdout: "", stderr: "", status: null, timedOut: false, firstByteMs: undefined, elapsedMs: undefined };
-    const firstByte = () => (out.firstByteMs ??= performance.now() - started);
-    // Decode per stream, not per chunk: a UTF-8 character may be split across two chunks.
-    child.stdout.setEncoding("utf8").on("data", (text) => (firstByte(), (out.stdout += text)));
-    child.stderr.setEncoding("utf8").on("data", (text) => (firstByte(), (out.stderr += text)));
-    const timer = setTimeout(() => {
-      out.timedOut = true;
-      killGroup(child.pid);
-    }, timeout);
-    child.on("error", reject);
-    child.on("close", (status, signal) => {
-      clearTimeout(timer);
-      running.delete(child.pid);
-      out.elapsedMs = performance.now() - started;
-      resolve({ ...out, status: status ?? signal });
-    });
-  });
-}
-
-function killGroup(pid) {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // The group is already gone.
-  }
+  return runInGroup(command, args, { cwd, env, timeoutMs: timeout });
 }
 
 function readSource(root, file) {

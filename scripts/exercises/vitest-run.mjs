@@ -1,14 +1,13 @@
 // One vitest run over an exercise variant, in its own process group, killed whole when it ends or overruns: a test
 // that hangs, or a server it started and never stopped, must cost a bounded time and leave nothing behind.
-import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { MARKER } from "../test/leftovers.mjs";
-import { canReadProc, environment, snapshotPids } from "../../steps/runner/shared/processes.mjs";
+import { canReadProc, environment, signalGroup, snapshotPids } from "../../steps/runner/shared/processes.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
+import { killRunning, runInGroup } from "../shared/process-group.mjs";
 
 const VITEST = path.join(REPO_ROOT, "node_modules", ".bin", "vitest");
-const live = new Set();
 /**
  * How many processes outlived their run's process group (a test moved them to a group of their own) and were killed.
  */
@@ -16,7 +15,7 @@ export const strays = { count: 0 };
 
 /** Kills every run still going and whatever carries a marker starting with `prefix`: on Ctrl-C, and before exiting. */
 export function killAll(prefix) {
-  for (const pid of live) killGroup(pid);
+  killRunning();
   killMarked((value) => value.startsWith(prefix));
 }
 
@@ -35,21 +34,13 @@ function killMarked(matches) {
   }
 }
 
-function killGroup(pid) {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // The whole group has exited already.
-  }
-}
-
 /**
  * Runs `files` (relative to `dir`) with vitest. Each test is bounded by `testTimeout` ms and the whole run by `wallMs`;
  * `bail` stops at the first failure; `marker`, unique to the run, tags every process it starts. Resolves with
  * `{ status: "pass" | "fail" | "broken", failures, failed, passed, ms, output }` (readReport below): `failed` names
  * the tests seen failing; "broken" means vitest wrote no report.
  */
-export function runVitest({ dir, files, testTimeout, wallMs, marker, bail = true, env = process.env }) {
+export async function runVitest({ dir, files, testTimeout, wallMs, marker, bail = true, env = process.env }) {
   const report = path.join(dir, "..", `vitest-report-${path.basename(dir)}.json`);
   const timeouts = [`--testTimeout=${testTimeout}`, `--hookTimeout=${testTimeout}`, `--teardownTimeout=${testTimeout}`];
   const args = [
@@ -65,27 +56,12 @@ export function runVitest({ dir, files, testTimeout, wallMs, marker, bail = true
   if (bail) args.push("--bail=1");
   args.push(...files.map((rel) => path.join(dir, rel)));
   const started = Date.now();
-  return new Promise((resolve) => {
-    const options = { cwd: dir, env: { ...env, [MARKER]: marker }, detached: true, stdio: ["ignore", "pipe", "pipe"] };
-    const child = spawn(VITEST, args, options);
-    live.add(child.pid);
-    const output = [];
-    for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => output.push(chunk));
-    let overran = false;
-    const timer = setTimeout(() => {
-      overran = true;
-      killGroup(child.pid);
-    }, wallMs);
-    child.on("error", (error) => output.push(Buffer.from(`cannot start vitest: ${error.message}\n`)));
-    child.on("close", () => {
-      clearTimeout(timer);
-      killGroup(child.pid); // what the tests started and left running
-      killMarked((value) => value === marker); // and what they moved out of the group
-      live.delete(child.pid);
-      const text = Buffer.concat(output).toString("utf8");
-      resolve({ ...outcome(report, dir, files, overran, wallMs), ms: Date.now() - started, output: text });
-    });
-  });
+  const run = await runInGroup(VITEST, args, { cwd: dir, env: { ...env, [MARKER]: marker }, timeoutMs: wallMs }).catch(
+    (error) => ({ output: `cannot start vitest: ${error.message}\n`, timedOut: false }),
+  );
+  if (run.pid !== undefined) signalGroup(run.pid, "SIGKILL"); // what the tests started and left running
+  killMarked((value) => value === marker); // and what they moved out of the group
+  return { ...outcome(report, dir, files, run.timedOut, wallMs), ms: Date.now() - started, output: run.output };
 }
 
 /** What the report says; a run killed for overrunning counts as failing in every file it ran. */

@@ -10,6 +10,7 @@ import { FALLBACK_BOUND_MS, runCell } from "./clients.mjs";
 import { bundlePrograms, CELL_TAG, survivors } from "./launch.mjs";
 import { cellName, cells, expectation, serverOf } from "./matrix.mjs";
 import { MARKER } from "../test/leftovers.mjs";
+import { createLimit } from "../shared/limit.mjs";
 
 const RESULTS = fileURLToPath(new URL("./results.json", import.meta.url));
 const UPDATE = process.env.UPDATE_INTEROP === "1";
@@ -17,20 +18,7 @@ const UPDATE = process.env.UPDATE_INTEROP === "1";
 const CONCURRENCY = 3;
 const run = randomBytes(6).toString("hex");
 
-//#region limit
-let running = 0;
-const queue = [];
-async function limited(task) {
-  if (running >= CONCURRENCY) await new Promise((resolve) => queue.push(resolve));
-  running += 1;
-  try {
-    return await task();
-  } finally {
-    running -= 1;
-    queue.shift()?.();
-  }
-}
-//#endregion
+const limited = createLimit(CONCURRENCY);
 
 let root;
 let bundles;

@@ -1,13 +1,13 @@
 // How the matrix starts its programs (each server and CLI a real child process of this Node, by absolute path)
 // and finds any that a cell left running. The TypeScript programs run as bundles built once per run (bundlePrograms).
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { build } from "esbuild";
 import { canReadProc, commandLine, environment, readStat, snapshotPids } from "../../steps/runner/shared/processes.mjs";
 import { roleProgram } from "../../steps/runner/shared/roles.mjs";
+import { bundleForNode } from "../shared/bundle.mjs";
+import { runInGroup } from "../shared/process-group.mjs";
 
 //#region commands
 const require = createRequire(import.meta.url);
@@ -27,19 +27,8 @@ const ROLES = {
  * JavaScript file 0.15–0.4 s. The code is the same; esbuild, which tsx uses file by file, joins the files once.
  */
 export async function bundlePrograms(dir) {
-  // Bundled CommonJS packages call require(): the banner gives the ESM bundle one.
-  const banner = {
-    js:
-      'import { createRequire as __createRequire } from "node:module"; ' +
-      "const require = __createRequire(import.meta.url);",
-  };
-  const common = { bundle: true, platform: "node", format: "esm", target: "node20", banner, logLevel: "warning" };
   const bundles = Object.fromEntries(Object.keys(ROLES).map((id) => [id, path.join(dir, `${id}.mjs`)]));
-  await Promise.all(
-    Object.entries(ROLES).map(([id, role]) =>
-      build({ ...common, entryPoints: [roleProgram(role)], outfile: bundles[id] }),
-    ),
-  );
+  await Promise.all(Object.entries(ROLES).map(([id, role]) => bundleForNode(roleProgram(role), bundles[id])));
   return bundles;
 }
 
@@ -58,31 +47,10 @@ const PROCESS_TIMEOUT_MS = 60_000;
 
 // Past its time a CLI gets SIGINT, which the hand-written one passes on to its server (a process group of its own),
 // then SIGKILL for its whole group; the test's leftover check catches anything that still survives.
-export function runProcess(argv, env) {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const child = spawn(argv[0], argv.slice(1), { env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-    const out = { stdout: "", stderr: "" };
-    child.stdout.setEncoding("utf8").on("data", (text) => (out.stdout += text));
-    child.stderr.setEncoding("utf8").on("data", (text) => (out.stderr += text));
-    let kill;
-    const timer = setTimeout(() => {
-      child.kill("SIGINT");
-      kill = setTimeout(() => {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {
-          // The group is already gone.
-        }
-      }, 3_000);
-    }, PROCESS_TIMEOUT_MS);
-    child.on("error", reject);
-    child.on("close", (status, signal) => {
-      clearTimeout(timer);
-      clearTimeout(kill);
-      resolve({ ...out, status: status ?? signal, ms: Date.now() - started });
-    });
-  });
+export async function runProcess(argv, env) {
+  const options = { env, timeoutMs: PROCESS_TIMEOUT_MS, interruptMs: 3_000 };
+  const { stdout, stderr, status, elapsedMs } = await runInGroup(argv[0], argv.slice(1), options);
+  return { stdout, stderr, status, ms: Math.round(elapsedMs) };
 }
 //#endregion
 

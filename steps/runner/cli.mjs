@@ -7,13 +7,13 @@ import { takeWireFilters } from "./wire-filter.mjs";
 import { findStep, hasNodeModules, listSteps, previousStep, resolveTsxLoader, stepsDir } from "./steps.mjs";
 
 const INSTALL = "npx -y pnpm@10.34.9 install";
-const FLAGS = new Set(["--list", "--diff", "--stat", "--map", "--no-tests", "--wire", "--live", "--help", "-h"]);
+export const FLAGS = new Set(["--list", "--diff", "--stat", "--map", "--no-tests", "--wire", "--live", "--help", "-h"]);
 // The exercise's commands (exercise/commands.mjs) go with none of the flags above but --help.
 for (const flag of [...MODES, ...Object.keys(MODE_OPTIONS)]) FLAGS.add(flag);
 // Flags only some steps take: a step declares each one in its lesson.json "flags", and its demo receives it.
-const STEP_FLAGS = ["--live"];
+export const STEP_FLAGS = ["--live"];
 
-const USAGE = `Usage:
+export const USAGE = `Usage:
   node steps/run.mjs [--list]          list the chapters, under the part each belongs to
   node steps/run.mjs N                 run step N's demo
   node steps/run.mjs N --diff          show what step N changes, as a unified diff (source first, then tests)

@@ -46,6 +46,17 @@ export const snapshotPids = () =>
 
 // Field 2 of /proc/<pid>/stat is the command name in parentheses and may itself contain ") ", so fields are read after
 // the last ")".
+/**
+ * /proc/<pid>/stat (Linux only) as `{ name, fields }`: the command name (field 2) and the fields from field 3, the
+ * state, on, so that field N of proc(5) is `fields[N - 3]`; undefined once the process is gone.
+ */
+export function procStat(pid) {
+  const text = readProc(pid, "stat");
+  if (text === undefined) return undefined;
+  const end = text.lastIndexOf(")");
+  return { name: text.slice(text.indexOf("(") + 1, end), fields: text.slice(end + 2).split(" ") };
+}
+
 /** `{ state, ppid, pgrp }` of a process, or undefined once it is gone. `state` is one letter: Z for a zombie. */
 export function readStat(pid) {
   if (!canReadProc()) {
@@ -54,10 +65,8 @@ export function readStat(pid) {
     ).split(/\s+/);
     return pgrp === undefined ? undefined : { state: state[0], ppid: Number(ppid), pgrp: Number(pgrp) };
   }
-  const text = readProc(pid, "stat");
-  if (text === undefined) return undefined;
-  const [state, ppid, pgrp] = text.slice(text.lastIndexOf(")") + 2).split(" ");
-  return { state, ppid: Number(ppid), pgrp: Number(pgrp) };
+  const [state, ppid, pgrp] = procStat(pid)?.fields ?? [];
+  return state === undefined ? undefined : { state, ppid: Number(ppid), pgrp: Number(pgrp) };
 }
 
 /** pid -> `{ state, ppid, pgrp }` for every process we can see, read at once. */

@@ -1,7 +1,10 @@
 // The process readers from /proc and from ps (forced by LEARN_MCP_NO_PROC=1, as on macOS) give the same answers
 // about one real process group: a leader, a running child and a zombie child that the leader never collects.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, test } from "vitest";
@@ -11,6 +14,7 @@ import {
   isAlive,
   NO_PROC,
   processTree,
+  procStat,
   readStat,
   snapshotPids,
   stopGroup,
@@ -97,4 +101,26 @@ describe.runIf(canReadProc())("with and without /proc", () => {
       expect(await stopGroup(leader.pid, 0, 2000)).toBe(false);
     });
   }
+});
+
+// The kernel names a process after the file it ran, here a link whose name holds ") " and spaces as a field would.
+describe.runIf(canReadProc())("procStat", () => {
+  test("reads the fields after the last parenthesis, whatever the name holds, and nothing once it is gone", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-procstat-"));
+    try {
+      const link = path.join(dir, "a) R 1 2");
+      symlinkSync(execFileSync("sh", ["-c", "command -v sleep"], { encoding: "utf8" }).trim(), link);
+      const child = spawn(link, ["60"], { detached: true, stdio: "ignore" });
+      started.push(child.pid);
+      const stat = procStat(child.pid);
+      expect(stat.name).toBe("a) R 1 2");
+      // Fields 4 and 5 of proc(5): the parent and the process group.
+      expect(stat.fields.slice(1, 3)).toEqual([String(process.pid), String(child.pid)]);
+      child.kill("SIGKILL");
+      await once(child, "exit");
+      expect(procStat(child.pid)).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
