@@ -42,7 +42,7 @@ const isObject = (value: unknown): value is Json =>
 type Found = { scope: Scope; file: string; servers: Json };
 
 function readJson(file: string, problems: string[]): unknown {
-  if (!existsSync(file)) return undefined; // a scope without its file is simply empty
+  if (!existsSync(file)) return undefined; // a scope without its file is empty
   const stats = statSync(file); // before it is opened: reading a named pipe would wait for a writer forever
   const kind = stats.isDirectory() ? "a folder" : "not a regular file (a named pipe, a socket or a device)";
   if (!stats.isFile()) return void problems.push(`${file}: is ${kind}, not read; its servers are skipped`);
