@@ -43,8 +43,11 @@ function runnerTable(readme) {
   return first === -1 ? undefined : lines.slice(first, end === -1 ? undefined : end).join("\n");
 }
 
+/** Every flag the runner takes: its own, and the filters of --wire. */
+export const RUNNER_FLAGS = new Set([...FLAGS, ...WIRE_FILTER_FLAGS]);
+
 /** What `where` shows that the runner does not take, and what the runner takes that `where` does not show. */
-export function flagProblems(where, shown, flags = new Set([...FLAGS, ...WIRE_FILTER_FLAGS])) {
+export function flagProblems(where, shown, flags = RUNNER_FLAGS) {
   return [
     ...[...flags]
       .filter((flag) => !NOT_SHOWN.has(flag) && !shown.has(flag))

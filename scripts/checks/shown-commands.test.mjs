@@ -4,9 +4,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { FLAGS } from "../../steps/runner/cli.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
-import { checkPnpmVersion, checkRunnerFlags, flagProblems } from "./shown-commands.mjs";
+import { checkPnpmVersion, checkRunnerFlags, flagProblems, RUNNER_FLAGS } from "./shown-commands.mjs";
 
 const roots = [];
 afterEach(() => {
@@ -36,7 +35,7 @@ const table = (flags) => [
   ...flags.map((flag) => `| \`node steps/run.mjs N ${flag}\` | does it |`),
 ];
 const readme = (flags) => ["# Title", "", "## Use the runner", "", ...table(flags), "", "After the table."].join("\n");
-const shownFlags = () => [...FLAGS].filter((flag) => flag !== "--help" && flag !== "-h");
+const shownFlags = () => [...RUNNER_FLAGS].filter((flag) => flag !== "--help" && flag !== "-h");
 
 describe("checkPnpmVersion", () => {
   const manager = JSON.stringify({ packageManager: "pnpm@10.34.9+sha512.abc" });

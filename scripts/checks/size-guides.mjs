@@ -1,43 +1,84 @@
 // STYLE.md's size guides for files (~150 lines) and functions (~30) as warnings, never errors, for the steps and the
-// tooling alike. Functions are found in the syntax tree, so a signature Prettier wraps over several lines still counts.
+// tooling alike. Functions are found by their first line and a brace count: cheap (no parser to load in every run),
+// and good enough for a hint, Prettier's signatures wrapped over several lines included.
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import ts from "typescript";
 import { isSource, isTestFile, readStepFile } from "../../steps/runner/shared/repo.mjs";
 
 export const FILE_LINES = 150;
 export const FUNCTION_LINES = 30;
 
-const lineCount = (text) => (text === "" ? 0 : text.replace(/\n$/, "").split("\n").length);
+// The first line of a signature: `function f(`, `async f(`, `#f(`, `get f(`, `const f = (` or `const f = async x =>`,
+// whatever follows on that line (its parameters, or the start of a list Prettier wrapped).
+const FUNCTION = String.raw`function\*?\s+([\w$]+)\s*[(<]`;
+const METHOD = String.raw`(?:(?:public|private|protected|static|get|set|async|override)\s+)*(#?[\w$]+)\s*[(<]`;
+const ARROW = String.raw`(?:const|let)\s+([\w$]+)(?:\s*:\s*[^=]+)?\s*=\s*(?:async\s+)?(?:\(|[\w$]+\s*=>)`;
+const SIGNATURE = new RegExp(
+  String.raw`^\s*(?:return\s+)?(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:${FUNCTION}|${METHOD}|${ARROW})`,
+);
+const KEYWORDS = new Set([
+  "if",
+  "for",
+  "while",
+  "switch",
+  "catch",
+  "with",
+  "return",
+  "await",
+  "new",
+  "super",
+  "typeof",
+]);
+// How far a wrapped signature may run before its body's brace; a call spread over lines is not a signature.
+const SIGNATURE_LINES = 12;
 
-/**
- * The name a function-like node is known by: its own, its method's, the variable or property it is assigned to, or the
- * call it is passed to.
- */
-function nameOf(node, file) {
-  if (ts.isConstructorDeclaration(node)) return "constructor";
-  if (node.name && (ts.isIdentifier(node.name) || ts.isPrivateIdentifier(node.name))) return node.name.text;
-  const parent = node.parent;
-  if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent)) && ts.isIdentifier(parent.name))
-    return parent.name.text;
-  if (ts.isCallExpression(parent)) return `a function passed to ${parent.expression.getText(file).slice(0, 40)}`;
-  return undefined;
+const lineCount = (text) => (text === "" ? 0 : text.replace(/\n$/, "").split("\n").length);
+// A line's code with its strings, regular expressions and trailing comment emptied, so that their braces do not count.
+const LITERALS =
+  /(["'`])(?:\\.|(?!\1).)*\1|(?<=^|[(=,:[!&|?{};]\s*)\/(?![/*])(?:\\.|\[(?:\\.|[^\]])*\]|[^/\\[])+\/[a-z]*/g;
+const code = (line) =>
+  line
+    .replace(LITERALS, '""')
+    .replace(/\/\/.*$/, "")
+    .trimEnd();
+
+/** The line that ends the signature starting at `start` with the body's `{`, or -1 when none does. */
+function bodyStart(lines, start) {
+  for (let i = start; i < Math.min(lines.length, start + SIGNATURE_LINES); i++) {
+    const line = code(lines[i]);
+    if (/(\)|=>|>|\w|\])\s*\{$/.test(line) || /^\s*\)\s*(:\s*[^=]+)?\{$/.test(line)) return i;
+    if (/[;,]$/.test(line) && i === start) return -1;
+    if (line.endsWith(";")) return -1;
+  }
+  return -1;
+}
+
+function closingLine(lines, start) {
+  let depth = 0;
+  for (let i = start; i < lines.length; i++) {
+    for (const char of code(lines[i])) {
+      if (char === "{") depth += 1;
+      else if (char === "}") depth -= 1;
+    }
+    if (depth <= 0 && i > start) return i;
+    if (depth <= 0 && code(lines[i]).endsWith("}")) return i;
+  }
+  return lines.length - 1;
 }
 
 /** Named functions longer than FUNCTION_LINES, counted from the first line of the signature to the closing brace. */
-export function longFunctions(text, fileName = "file.ts") {
-  const file = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true);
+export function longFunctions(text) {
+  const lines = text.split("\n");
   const found = [];
-  const visit = (node) => {
-    if (ts.isFunctionLike(node) && node.body && ts.isBlock(node.body)) {
-      const name = nameOf(node, file);
-      const line = file.getLineAndCharacterOfPosition(node.getStart(file)).line;
-      const length = file.getLineAndCharacterOfPosition(node.end).line - line + 1;
-      if (name && length > FUNCTION_LINES) found.push({ name, line: line + 1, length });
-    }
-    ts.forEachChild(node, visit);
-  };
-  visit(file);
+  lines.forEach((line, i) => {
+    const match = line.match(SIGNATURE);
+    const name = match && (match[1] ?? match[2] ?? match[3]);
+    if (!name || KEYWORDS.has(name)) return;
+    const open = bodyStart(lines, i);
+    if (open === -1) return;
+    const end = closingLine(lines, open);
+    if (end - i + 1 > FUNCTION_LINES) found.push({ name, line: i + 1, length: end - i + 1 });
+  });
   return found;
 }
 
@@ -48,7 +89,7 @@ function warningsFor(shownDir, dir, rels) {
     const text = readStepFile(dir, rel);
     const lines = lineCount(text);
     if (lines > FILE_LINES) warnings.push(`${shownDir}/${rel} has ${lines} lines (guide: about ${FILE_LINES})`);
-    for (const fn of longFunctions(text, rel)) {
+    for (const fn of longFunctions(text)) {
       warnings.push(`${shownDir}/${rel}:${fn.line} ${fn.name} is ${fn.length} lines (guide: ${FUNCTION_LINES})`);
     }
   }

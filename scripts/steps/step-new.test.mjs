@@ -5,6 +5,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { RUNNER_FLAGS } from "../checks/shown-commands.mjs";
+
+// check:steps wants README's table of runner commands, every flag in it.
+const RUNNER = `\n## Use the runner\n\n| command | what it does |\n|---|---|\n${[...RUNNER_FLAGS]
+  .map((flag) => `| \`node steps/run.mjs N ${flag}\` | does it |\n`)
+  .join("")}`;
 
 const STEP_NEW = path.join(import.meta.dirname, "step-new.mjs");
 const roots = [];
@@ -58,7 +64,11 @@ function makeRoot() {
     "steps/roles.json",
     '{\n  "sum server": "02-sum/src/main.ts",\n  "echo server": "01-echo/src/main.ts"\n}\n',
   );
-  write(root, "README.md", "Start with `node steps/run.mjs 2 --exercise` (exercises/02-sum/), then step 03.\n");
+  write(
+    root,
+    "README.md",
+    `Start with \`node steps/run.mjs 2 --exercise\` (exercises/02-sum/), then step 03.\n${RUNNER}`,
+  );
   write(root, "pnpm-lock.yaml", `importers:\n\n${FOLDERS.map(importer).join("\n")}\npackages:\n`);
   return root;
 }
@@ -96,7 +106,7 @@ describe("step:new", { timeout: 30_000 }, () => {
       "echo server": "01-echo/src/main.ts",
     });
     expect(read(root, "README.md")).toBe(
-      "Start with `node steps/run.mjs 3 --exercise` (exercises/03-sum/), then step 04.\n",
+      `Start with \`node steps/run.mjs 3 --exercise\` (exercises/03-sum/), then step 04.\n${RUNNER}`,
     );
     expect(read(root, "pnpm-lock.yaml")).toBe(
       `importers:\n\n${["01-echo", "02-framing", "03-sum", "04-tools"].map(importer).join("\n")}\npackages:\n`,
