@@ -39,7 +39,8 @@ function waitForDemo(demo, step) {
     const stop = async (signalName) => {
       if (stopping) return; // A second Ctrl-C while stopping changes nothing: the grace period is short.
       stopping = true;
-      if (demo.pid !== undefined) await killTree(demo.pid);
+      // Up to 5 s to run its exit handlers (its temporary folders) before SIGKILL: on a loaded machine 2 s was short.
+      if (demo.pid !== undefined) await killTree(demo.pid, 5000);
       resolve(SIGNAL_EXIT[signalName]);
     };
     for (const name of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(name, () => stop(name));

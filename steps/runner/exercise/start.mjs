@@ -25,7 +25,7 @@ function refusal(step, folder) {
 }
 
 /** What the learner reads once the folder is written: where it is, its blanks, and how to go on. */
-function startLines(step, previous, folder, blanks, movedTo) {
+function startLines(step, previous, folder, blanks, { movedTo, fromMine }) {
   const lines = [
     `Step ${step.id}'s exercise is in ` +
       `${shown(folder)}/${movedTo ? ` (your earlier folder is now ${shown(movedTo)}/)` : ""}.`,
@@ -35,7 +35,9 @@ function startLines(step, previous, folder, blanks, movedTo) {
       `each throws "not written yet" until you write it.`,
   );
   for (const blank of blanks) {
-    const start = blank.start === "previous" ? ` (starts as step ${previous.id} had it)` : "";
+    // From the learner's folder a changed declaration starts as they wrote it (the notes above name any it could not).
+    const whose = fromMine ? `your step ${previous.id}` : `step ${previous.id}`;
+    const start = blank.start === "previous" ? ` (starts as ${whose} had it)` : "";
     // The line in the exercise's file, where the learner goes: a blank's body is shorter than the reference's.
     const { line } = inLearnerFile(step, folder, blank);
     lines.push(`  ${blank.file}:${line}  ${blank.name}${blank.doc ? ` — ${blank.doc}` : ""}${start}`);
@@ -131,7 +133,7 @@ export async function startExercise(step, previous, { reset = false, fromMine } 
     renameSync(fresh, folder);
     writeState(step, { step: step.folder, stepDigest: stepDigest(step, previous), blanks: stateBlanks(plan.blanks) });
     const blanks = inChapterOrder(readChapter(step), plan.blanks);
-    console.log(startLines(step, previous, folder, blanks, movedTo).join("\n"));
+    console.log(startLines(step, previous, folder, blanks, { movedTo, fromMine: Boolean(mine) }).join("\n"));
     return 0;
   } finally {
     release();
