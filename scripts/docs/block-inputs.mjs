@@ -146,7 +146,8 @@ function collect({ kind, args }, inputs, root) {
 
 /**
  * A reader `(block) => { digest } | { undetermined }` for the blocks of the repository at `root`, sharing one
- * cache of file contents; the digest covers the marker, the Node major version, pnpm-lock.yaml and the docs tool.
+ * cache of file contents; the digest covers the marker, pnpm-lock.yaml and the docs tool
+ * (the Node major version is recorded beside it: sidecar.mjs).
  */
 export function inputsReader(root) {
   const cache = new Map();
@@ -160,7 +161,7 @@ export function inputsReader(root) {
     }
     inputs.file(path.join(root, "pnpm-lock.yaml"));
     const entries = [...inputs.entries];
-    entries.push([":marker", `${block.kind} ${block.args}`], [":node", process.versions.node.split(".")[0]]);
+    entries.push([":marker", `${block.kind} ${block.args}`]);
     for (const name of TOOL_FILES) entries.push([`:tool ${name}`, contentOf(path.join(import.meta.dirname, name))]);
     entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return { digest: sha256(entries.map(([name, content]) => `${name}\0${content}\n`).join("")), entries };

@@ -7,7 +7,16 @@ import { createTwoFilesPatch } from "diff";
 import { currentBody, parseDoc, rewrite } from "./docblocks.mjs";
 import { generate, isCommand } from "./generate.mjs";
 import { inputsReader } from "./block-inputs.mjs";
-import { differences, keyOf, nextEntries, planBlocks, readSidecar, SIDECAR, writeSidecar } from "./sidecar.mjs";
+import {
+  differences,
+  keyOf,
+  nextEntries,
+  nodeMajor,
+  planBlocks,
+  readSidecar,
+  SIDECAR,
+  writeSidecar,
+} from "./sidecar.mjs";
 import { chapterBlankProblems } from "./exercise-section.mjs";
 import { chapterFiles, chapterRefProblems } from "./chapter-refs.mjs";
 import { voiceProblems } from "./voice.mjs";
@@ -120,6 +129,11 @@ function report(mode, judged, commands) {
   for (const problem of problems) console.log(`error: ${problem}`);
   const parts = [`${blocks} blocks in ${judged.length} files`];
   parts.push(`${commands.ran} commands run, ${commands.accepted} accepted unchanged`);
+  if (commands.otherNode > 0) {
+    parts.push(
+      `${commands.otherNode} run because ${SIDECAR} has them from other Node versions, not Node ${nodeMajor()}`,
+    );
+  }
   if (mode === "sync") parts.push(`${stale.length} rewritten`);
   if (commands.unrecorded > 0 && mode === "sync") parts.push(`${commands.unrecorded} updated in ${SIDECAR}`);
   if (commands.unrecorded > 0 && mode === "check") {
@@ -167,7 +181,8 @@ async function main() {
   }
   for (const warning of timingWarnings(blocks, next)) console.log(warning);
   const accepted = [...plans.keys()].filter((key) => resultOf(key).accepted).length;
-  const commands = { ran: plans.size - accepted, accepted, unrecorded: differences(recorded, next) };
+  const otherNode = [...plans.values()].filter((plan) => plan.otherNode && !force).length;
+  const commands = { ran: plans.size - accepted, accepted, otherNode, unrecorded: differences(recorded, next) };
   process.exitCode = report(mode, judged, commands);
 }
 

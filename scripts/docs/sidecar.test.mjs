@@ -130,6 +130,64 @@ describe("docs:check with docs/.generated.json", { timeout: SLOW }, () => {
   });
 });
 
+describe("Node versions in docs/.generated.json", { timeout: SLOW }, () => {
+  const major = Number(process.versions.node.split(".")[0]);
+  // Says the record's blocks were printed under Node 18 only, as a record made under another Node would.
+  function recordedUnderOtherNode(root) {
+    const record = JSON.parse(read(root, "docs/.generated.json"));
+    for (const entry of Object.values(record.blocks)) entry.nodes = [18];
+    write(root, "docs/.generated.json", JSON.stringify(record));
+  }
+
+  it("records the Node major that printed a block", () => {
+    const { root } = makeRoot(["echo", "echo generated"]);
+    expect(docs(root, "sync").status).toBe(0);
+    expect(Object.values(sidecar(root)).map((entry) => entry.nodes)).toEqual([[major]]);
+  });
+
+  it("runs a block recorded under other Node majors only, and sync adds this one when it prints the same", () => {
+    const { root, ran } = makeRoot(["echo", "echo generated"]);
+    expect(docs(root, "sync").status).toBe(0);
+    recordedUnderOtherNode(root);
+
+    const check = docs(root, "check");
+    expect(check.status).toBe(0);
+    expect(check.output).toContain(
+      `1 commands run, 0 accepted unchanged, 1 run because docs/.generated.json has them from other Node versions, ` +
+        `not Node ${major}`,
+    );
+    expect(ran()).toEqual(["echo", "echo"]);
+
+    expect(docs(root, "sync").status).toBe(0);
+    expect(Object.values(sidecar(root)).map((entry) => entry.nodes)).toEqual([[18, major]]);
+    expect(docs(root, "check").output).toContain("0 commands run, 1 accepted unchanged, all up to date");
+    expect(ran()).toEqual(["echo", "echo", "echo"]);
+  });
+
+  it("fails a block that prints something else under this Node, and sync keeps only this Node's major", () => {
+    const { root } = makeRoot(["clock", "date +%N"]);
+    expect(docs(root, "sync").status).toBe(0);
+    recordedUnderOtherNode(root);
+
+    const check = docs(root, "check");
+    expect(check.status).toBe(1);
+    expect(check.output).toContain("1 stale");
+
+    expect(docs(root, "sync").status).toBe(0);
+    expect(Object.values(sidecar(root)).map((entry) => entry.nodes)).toEqual([[major]]);
+  });
+
+  it("runs every block of a record written before it kept Node majors", () => {
+    const { root, ran } = makeRoot(["echo", "echo generated"]);
+    expect(docs(root, "sync").status).toBe(0);
+    const record = JSON.parse(read(root, "docs/.generated.json"));
+    for (const entry of Object.values(record.blocks)) delete entry.nodes;
+    write(root, "docs/.generated.json", JSON.stringify(record));
+    expect(docs(root, "check").output).toContain("1 commands run, 0 accepted unchanged");
+    expect(ran()).toEqual(["echo", "echo"]);
+  });
+});
+
 describe("docs:sync with docs/.generated.json", { timeout: SLOW }, () => {
   it("skips unchanged blocks, and with --force reruns every block and records only those that exist", () => {
     const { root, ran } = makeRoot(["clock", "date +%N"], ["other", "echo other"]);
