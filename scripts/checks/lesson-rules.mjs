@@ -27,7 +27,6 @@ export const SPLIT_PENDING = {
   "http-bridge": 902,
   "sdk-over-http": 257,
   "scale-out": 303,
-  authorization: 541,
 };
 export const SPLIT_PENDING_MEDIAN = 200;
 const LESSON_KEYS = new Set(["title", "part", "changes", "programs", "given", "reason", "flags"]);

@@ -17,7 +17,7 @@ const isMajors = (value) => Array.isArray(value) && value.every((major) => Numbe
 /** This Node's major version, as the record keeps it. */
 export const nodeMajor = () => Number(process.versions.node.split(".")[0]);
 
-/** The recorded entries by marker (`{ inputs, body, nodes, timing? }`); a missing or unreadable file records nothing. */
+/** The recorded entries by marker (`{ inputs, body, nodes, timing? }`); a missing or unreadable file has none. */
 export function readSidecar(root) {
   const file = path.join(root, SIDECAR);
   if (!existsSync(file)) return new Map();

@@ -69,7 +69,7 @@ const oauth = new HeadlessOAuthClient((tokens) => {
 async function connect(again = false): Promise<Client> {
   // 2026-07-28: any worker can serve each request (chapter 26), and the token rides on every one of them.
   const client = new Client(
-    { name: "learn-mcp-27-demo", version: "0.1.0" },
+    { name: "learn-mcp-demo", version: "0.1.0" },
     { versionNegotiation: { mode: { pin: "2026-07-28" } } },
   );
   const transport = new StreamableHTTPClientTransport(new URL(server.url), { authProvider: oauth, fetch: show401 });
@@ -127,7 +127,7 @@ await client.close();
 
 //#region refusals
 // Made by hand with fetch: the status, and the challenge that tells a client what to do next.
-async function send(what: string, token?: string): Promise<void> {
+async function send(what: string, token?: string): Promise<string> {
   const headers = {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
@@ -138,7 +138,9 @@ async function send(what: string, token?: string): Promise<void> {
     headers,
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
   });
-  console.log(`${what}\n  -> ${response.status} WWW-Authenticate: ${response.headers.get("www-authenticate")}`);
+  const challenge = response.headers.get("www-authenticate") ?? "";
+  console.log(`${what}\n  -> ${response.status} WWW-Authenticate: ${challenge}`);
+  return challenge;
 }
 
 // Signed by the authorization server for the registered client, but not what this server accepts.

@@ -1,4 +1,4 @@
-// Step 27: chapter 26's server as an OAuth 2.1 protected resource. Every request to /mcp needs a token from the
+// The scale-out server as an OAuth 2.1 protected resource. Every request to /mcp needs a token from the
 // authorization server at --issuer, minted for this server; each worker checks tokens on its own, as they carry all
 // it needs. `server.ts [--port N] [--workers N] --issuer URL`.
 import cluster from "node:cluster";
