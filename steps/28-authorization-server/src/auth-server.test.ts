@@ -13,7 +13,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { followToRedirectUri } from "./oauth-client.ts";
+import { followToRedirectUri } from "./redirects.ts";
 import { killAll, programOf, start, tsx, type Started } from "./test/programs.ts";
 
 const REDIRECT_URI = "http://127.0.0.1/callback";

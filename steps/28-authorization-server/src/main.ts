@@ -14,7 +14,7 @@ import {
   startAuthorization,
   StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
-import { followToRedirectUri } from "./oauth-client.ts";
+import { followToRedirectUri } from "./redirects.ts";
 import { leftInGroups } from "./groups.ts";
 
 //#region start

@@ -15,7 +15,8 @@ import {
   type FetchLike,
   type StoredOAuthTokens,
 } from "@modelcontextprotocol/client";
-import { followToRedirectUri, HeadlessOAuthClient } from "./oauth-client.ts";
+import { HeadlessOAuthClient } from "./oauth-client.ts";
+import { followToRedirectUri } from "./redirects.ts";
 import { leftInGroups } from "./groups.ts";
 import { progressBar } from "./progress-bar.ts";
 

@@ -5,8 +5,11 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
 export const tsx = import.meta.resolve("tsx");
-/** The absolute path of a program in src/, named relative to it ("./server.ts"). */
-export const programOf = (file: string) => fileURLToPath(new URL(file, new URL("../", import.meta.url)));
+/**
+ * The absolute path of a program in src/, named as a test in src/ names it ("./server.ts"). Built from the name, so
+ * that this file names no folder: a test reaches the programs it names, not every file of src/.
+ */
+export const programOf = (file: string) => fileURLToPath(new URL(`.${file}`, import.meta.url));
 
 export type Started = Awaited<ReturnType<typeof start>>;
 const running = new Set<ChildProcess>();

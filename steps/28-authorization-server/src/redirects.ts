@@ -1,5 +1,5 @@
-// The client's side of OAuth for a program without a browser: it follows the authorization server's redirects itself,
-// where a browser would show the login page, and keeps the code the last one carries.
+// A program without a browser plays one: it follows the authorization server's redirects itself, where a browser
+// would show the login page, and reads the code from the last one.
 
 //#region follow
 /**
