@@ -98,17 +98,17 @@ export function insertStep(root, plan, slug) {
 }
 
 function nextSteps(plan) {
-  const n = plan.source.number + 1;
+  const n = String(plan.source.number + 1).padStart(2, "0");
   const renumbered = plan.later.map((step) => plan.renames.get(step.folder).slice(0, 2));
   return [
     "pnpm install --offline  (links the new step's node_modules; its lockfile importer is a copy of the source's)",
     `write the lesson in steps/${plan.folder}/ and list its files in lesson.json "changes"`,
     `fill docs/${plan.folder}.md, and point the "Next" link of docs/${plan.source.folder}.md at it`,
     `pnpm docs:sync  (${renumbered.length > 0 ? "the renumbered chapters' blocks are generated again" : "fills the new chapter's blocks"})`,
-    ...(renumbered.length > 0
-      ? [`pnpm check:exercises ${renumbered.join(" ")}  (their record in docs/.exercises.json is keyed by folder)`]
-      : []),
-    `pnpm check:exercises ${n}  (once the lesson is written)`,
+    // check:exercises re-checks every step whose record entry is stale: the new one, and each renumbered one (the
+    // record in docs/.exercises.json is keyed by folder).
+    `pnpm check:exercises  (once the lesson is written: re-checks step ${n}` +
+      `${renumbered.length > 0 ? ` and the renumbered ${renumbered.join(", ")}` : ""})`,
   ];
 }
 
