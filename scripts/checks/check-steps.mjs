@@ -21,6 +21,7 @@ import {
 } from "./lesson-rules.mjs";
 import { checkNaming } from "./naming.mjs";
 import { checkCommentWidth } from "./comment-width.mjs";
+import { checkStepNumbers } from "./step-numbers.mjs";
 import { fixChanges } from "./fix-changes.mjs";
 import { checkPnpmVersion, checkRunnerFlags } from "./shown-commands.mjs";
 import { sizeWarnings, toolingFiles, toolingSizeWarnings } from "./size-guides.mjs";
@@ -137,6 +138,7 @@ export function checkSteps(root) {
     checkPortable(step, errors);
     warnings.push(...sizeWarnings(step.name, step.dir, step.files));
     checkCommentWidth(`steps/${step.name}`, step.dir, step.files, errors);
+    checkStepNumbers(step, errors);
   });
   for (const tooling of ["steps/runner", "scripts"]) {
     warnings.push(...toolingSizeWarnings(root, tooling));

@@ -1,4 +1,4 @@
-// Step 01 demo: a parent process talks to a child over its stdin and stdout.
+// Demo: a parent process talks to a child over its stdin and stdout.
 // Each message is sent in awkward pieces on purpose: framing must put lines back together.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";

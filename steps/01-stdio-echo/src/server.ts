@@ -1,4 +1,4 @@
-// Step 01's child process: answers every line it reads on stdin, upper-cased, on stdout.
+// The child process: answers every line it reads on stdin, upper-cased, on stdout.
 // stdout carries answers and nothing else; logs go to stderr.
 import { LineDecoder, LineTooLong, type Line } from "./framing.ts";
 

@@ -1,4 +1,4 @@
-// Step 02 demo: a JSON-RPC server in a child process, driven one raw line at a time.
+// Demo: a JSON-RPC server in a child process, driven one raw line at a time.
 // Every line is printed as sent (->) and as received (<-): the wire is the lesson.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";

@@ -1,4 +1,4 @@
-// Step 02's server: JSON-RPC 2.0 over stdio, with one method, sum.
+// The server: JSON-RPC 2.0 over stdio, with one method, sum.
 // stdout carries responses and nothing else; a line over the size limit is answered with an error and skipped.
 import { parseArgs } from "node:util";
 import { LineDecoder, LineTooLong, MAX_LINE_BYTES, type Line } from "./framing.ts";

@@ -1,4 +1,4 @@
-// Step 03 demo: a JSON-RPC client keeps several requests in flight and pairs each answer with its request by id.
+// Demo: a JSON-RPC client keeps several requests in flight and pairs each answer with its request by id.
 // Lines on the wire are printed as they pass (->, <-); what each request resolved with is printed as it settles.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";

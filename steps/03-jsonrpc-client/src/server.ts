@@ -1,4 +1,4 @@
-// Step 03's server: JSON-RPC 2.0 over stdio, with sum and a slow method, sleep, to show answers out of order.
+// The server: JSON-RPC 2.0 over stdio, with sum and a slow method, sleep, to show answers out of order.
 // stdout carries responses and nothing else; a line over the size limit is answered with an error and skipped.
 import { setTimeout as wait } from "node:timers/promises";
 import { parseArgs } from "node:util";

@@ -1,4 +1,4 @@
-// Step 04 demo: chapter 03's client calls createFile on a server whose sandbox holds planted traps.
+// Demo: the JSON-RPC client calls createFile on a server whose sandbox holds planted traps.
 // Each call prints its path and what came back; the outside file is checked at the end, and the folders are removed.
 import { spawn, spawnSync } from "node:child_process";
 import {
@@ -20,7 +20,7 @@ import { Connection } from "./connection.ts";
 
 //#region traps
 // base/sandbox is served; base/outside/secret.txt must never change.
-const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-04-"));
+const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-sandboxed-tool-"));
 process.on("exit", () => rmSync(base, { recursive: true, force: true }));
 const sandbox = path.join(base, "sandbox");
 const secret = path.join(base, "outside", "secret.txt");

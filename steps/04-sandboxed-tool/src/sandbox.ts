@@ -52,8 +52,8 @@ async function resolveInside(root: string, relative: string): Promise<{ parent: 
 /** Creates or replaces a file inside the sandbox; returns the number of bytes written. */
 export async function writeInside(root: string, relative: string, content: string): Promise<number> {
   const { parent, name } = await resolveInside(root, relative);
-  // Race left open: a parent folder swapped for a symbolic link after realpath is still followed (chapter 11 closes
-  // it).
+  // Race left open: a parent folder swapped for a symbolic link after realpath is still followed (a later step
+  // closes it).
   const target = path.join(parent, name);
   const existing = await fs.lstat(target).catch(() => undefined);
   if (existing?.isSymbolicLink()) throw new SandboxError("it is a symbolic link; links are not followed");

@@ -1,4 +1,4 @@
-// Step 04's server: JSON-RPC 2.0 over stdio with sum, sleep and createFile, which writes inside one sandbox folder.
+// The server: JSON-RPC 2.0 over stdio with sum, sleep and createFile, which writes inside one sandbox folder.
 // stdout carries responses and nothing else; a line over the size limit is answered with an error and skipped.
 import { setTimeout as wait } from "node:timers/promises";
 import { parseArgs } from "node:util";

@@ -1,4 +1,4 @@
-// Step 05 demo: the MCP handshake on the wire, driven by chapter 03's client, every line printed as it passes.
+// Demo: the MCP handshake on the wire, driven by the JSON-RPC client, every line printed as it passes.
 // Before initialize only ping is answered; initialize negotiates a version; then the methods work.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Connection } from "./connection.ts";
 
-const sandbox = mkdtempSync(path.join(tmpdir(), "learn-mcp-05-"));
+const sandbox = mkdtempSync(path.join(tmpdir(), "learn-mcp-mcp-lifecycle-"));
 process.on("exit", () => rmSync(sandbox, { recursive: true, force: true }));
 const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
 

@@ -1,4 +1,4 @@
-// Step 05's server: an MCP server by hand. The handshake comes first; sum, sleep and createFile wait for it.
+// The server: an MCP server by hand. The handshake comes first; sum, sleep and createFile wait for it.
 // stdout carries responses and nothing else; a line over the size limit is answered with an error and skipped.
 import { setTimeout as wait } from "node:timers/promises";
 import { parseArgs } from "node:util";

@@ -1,4 +1,4 @@
-// Step 06 demo: tools/list and tools/call on the wire, driven by chapter 03's client, every line printed as it passes.
+// Demo: tools/list and tools/call on the wire, driven by the JSON-RPC client, every line printed as it passes.
 // A tool that runs and fails answers with isError: true; a call the server cannot route is a JSON-RPC error.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -7,7 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Connection } from "./connection.ts";
 
-const sandbox = mkdtempSync(path.join(tmpdir(), "learn-mcp-06-"));
+const sandbox = mkdtempSync(path.join(tmpdir(), "learn-mcp-mcp-tools-"));
 process.on("exit", () => rmSync(sandbox, { recursive: true, force: true }));
 const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
 

@@ -1,4 +1,4 @@
-// Step 07 demo: the hand-written McpClient drives this step's own server, then a server nobody here wrote,
+// Demo: the hand-written McpClient drives this step's own server, then a server nobody here wrote,
 // then a server that floods its stdout without a newline, which the client cuts off and stops.
 import { rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { JsonRpcError, McpClient, type CallToolResult } from "./client.ts";
 
 const tsx = import.meta.resolve("tsx");
-const sandbox = await mkdtemp(join(tmpdir(), "learn-mcp-07-"));
+const sandbox = await mkdtemp(join(tmpdir(), "learn-mcp-mcp-client-"));
 // "exit" also fires when the demo crashes, so the temporary folder never outlives it.
 process.on("exit", () => rmSync(sandbox, { recursive: true, force: true }));
 const ownServer = ["--import", tsx, fileURLToPath(new URL("./server.ts", import.meta.url)), sandbox];

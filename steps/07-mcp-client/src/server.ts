@@ -1,4 +1,4 @@
-// Step 06's server: an MCP server by hand with three tools: add, echo, and createFile inside one sandbox folder.
+// The server: an MCP server by hand with three tools: add, echo, and createFile inside one sandbox folder.
 // stdout carries responses and nothing else; a line over the size limit is answered with an error and skipped.
 import { parseArgs } from "node:util";
 import { LineDecoder, LineTooLong, MAX_LINE_BYTES, type Line } from "./framing.ts";

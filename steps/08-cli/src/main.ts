@@ -1,4 +1,4 @@
-// Step 08 demo: the command-line client run as a user runs it, once per outcome, each with its exit code.
+// Demo: the command-line client run as a user runs it, once per outcome, each with its exit code.
 // Every run starts its own server on one temporary sandbox, and every run stops it before it exits.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 
 const tsx = import.meta.resolve("tsx");
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
-const sandbox = await mkdtemp(join(tmpdir(), "learn-mcp-08-"));
+const sandbox = await mkdtemp(join(tmpdir(), "learn-mcp-cli-"));
 process.on("exit", () => rmSync(sandbox, { recursive: true, force: true }));
 
 //#region run-cli

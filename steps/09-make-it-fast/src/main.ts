@@ -1,4 +1,4 @@
-// Step 09 demo: the hand-written client and server under load: 10,000 calls in flight, then one 10 MB message.
+// Demo: the hand-written client and server under load: 10,000 calls in flight, then one 10 MB message.
 // Times are printed for the reader; the chapter quotes the measured comparison with the SDK, which is steadier.
 import { rmSync } from "node:fs";
 import { mkdtemp } from "node:fs/promises";
@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpClient, type CallToolResult } from "./client.ts";
 
-const sandbox = await mkdtemp(join(tmpdir(), "learn-mcp-09-"));
+const sandbox = await mkdtemp(join(tmpdir(), "learn-mcp-make-it-fast-"));
 process.on("exit", () => rmSync(sandbox, { recursive: true, force: true }));
 const server = [
   "--import",

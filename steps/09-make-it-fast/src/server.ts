@@ -1,4 +1,4 @@
-// Step 09's server: chapter 06's MCP server by hand, with one write per tick and backpressure.
+// The server: the MCP server by hand, with one write per tick and backpressure.
 // stdout carries responses and nothing else; a line over the size limit is answered with an error and skipped.
 import { parseArgs } from "node:util";
 import { LineDecoder, LineTooLong, MAX_LINE_BYTES, writeLineOrPause, type Line } from "./framing.ts";

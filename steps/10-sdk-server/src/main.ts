@@ -1,4 +1,4 @@
-// Step 10 demo: the hand-written command-line client, unchanged, drives this step's SDK server.
+// Demo: the hand-written command-line client, unchanged, drives this step's SDK server.
 // Then the same bad calls go to both servers, so the two wordings of one refusal can be read side by side.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -8,7 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { roleProgram } from "./roles.ts";
 
-const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-10-"));
+const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-sdk-server-"));
 process.on("exit", () => rmSync(base, { recursive: true, force: true }));
 const sandbox = path.join(base, "sandbox");
 mkdirSync(sandbox);

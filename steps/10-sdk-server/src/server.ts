@@ -1,4 +1,4 @@
-// Step 10's server: the hand-written server's three tools, now served by the official SDK's McpServer.
+// The server: the hand-written server's three tools, now served by the official SDK's McpServer.
 // serveStdio takes a factory, not a server: the first message picks the era, and one McpServer serves that connection.
 //#region imports
 import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";

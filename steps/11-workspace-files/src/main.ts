@@ -1,4 +1,4 @@
-// Step 11 demo: the file tools on a workspace with traps, then reads through a folder that another process keeps
+// Demo: the file tools on a workspace with traps, then reads through a folder that another process keeps
 // swapping for a link to outside. One connection, typed by hand in the 2026-07-28 era: no handshake is needed.
 import { spawn, spawnSync } from "node:child_process";
 import { linkSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 
 //#region traps
 // base/workspace is served; base/outside/secret.txt must never be read or changed.
-const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-11-"));
+const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-workspace-files-"));
 process.on("exit", () => rmSync(base, { recursive: true, force: true }));
 const workspace = path.join(base, "workspace");
 const secret = path.join(base, "outside", "secret.txt");

@@ -1,4 +1,4 @@
-// Step 11's server: add and echo, and three file tools confined to one workspace folder, on the SDK's McpServer.
+// The server: add and echo, and three file tools confined to one workspace folder, on the SDK's McpServer.
 // serveStdio takes a factory, not a server: the first message picks the era, and one McpServer serves that connection.
 //#region imports
 import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";

@@ -1,5 +1,5 @@
-// Step 12 demo: one call to sample_media, and each content item as it travels, with its base64 shortened.
-// One connection, typed by hand in the 2026-07-28 era as in chapter 11: no handshake is needed.
+// Demo: one call to sample_media, and each content item as it travels, with its base64 shortened.
+// One connection, typed by hand in the 2026-07-28 era as in the previous step: no handshake is needed.
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,7 +7,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 
-const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-12-"));
+const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-content-types-"));
 process.on("exit", () => rmSync(workspace, { recursive: true, force: true }));
 
 //#region connection

@@ -1,4 +1,4 @@
-// Step 13 demo: one SDK Client visits three stdio servers: this step's own, the hand-written one and server-everything.
+// Demo: one SDK Client visits three stdio servers: this step's own, the hand-written one and server-everything.
 // Each visit picks a negotiation mode, lists the tools, makes a few calls and closes, then shows what the server
 // logged.
 import { SdkError, type VersionNegotiationMode } from "@modelcontextprotocol/client";
@@ -10,7 +10,7 @@ import { describeOutcome } from "./content.ts";
 import { callTool, connect, describeConnection } from "./sdk-client.ts";
 import { everythingServer, handWrittenServer, sdkServer } from "./servers.ts";
 
-const folder = mkdtempSync(path.join(tmpdir(), "learn-mcp-13-"));
+const folder = mkdtempSync(path.join(tmpdir(), "learn-mcp-sdk-client-"));
 process.on("exit", () => rmSync(folder, { recursive: true, force: true }));
 
 type Call = [name: string, args: Record<string, unknown>];

@@ -1,4 +1,4 @@
-// Step 12's server: add, echo, three file tools confined to one workspace folder, and sample_media, on the SDK's
+// The server: add, echo, three file tools confined to one workspace folder, and sample_media, on the SDK's
 // McpServer. serveStdio takes a factory, not a server: the first message picks the era, and one McpServer serves that
 // connection.
 //#region imports

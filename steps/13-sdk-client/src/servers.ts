@@ -8,7 +8,7 @@ import { roleProgram } from "./roles.ts";
 // tsx's loader by absolute path: the server's working folder may not be able to resolve "tsx".
 const tsx = import.meta.resolve("tsx");
 
-/** This step's own server, chapter 12's, unchanged; it serves one workspace folder. */
+/** This step's own server, the previous step's, unchanged; it serves one workspace folder. */
 export const sdkServer = (workspace: string): StdioServerParameters => ({
   command: process.execPath,
   args: ["--import", tsx, fileURLToPath(new URL("./server.ts", import.meta.url)), workspace],

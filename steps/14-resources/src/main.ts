@@ -1,4 +1,4 @@
-// Step 14 demo: the application's side of MCP. The client lists and reads the server's resources, follows the link
+// Demo: the application's side of MCP. The client lists and reads the server's resources, follows the link
 // that sample_media returns, and is refused, in both eras the same way, where a read leaves the workspace.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -9,7 +9,7 @@ import { describeContent } from "./content.ts";
 import { connect, describeConnection } from "./sdk-client.ts";
 import { sdkServer } from "./servers.ts";
 
-const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-14-"));
+const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-resources-"));
 process.on("exit", () => rmSync(base, { recursive: true, force: true }));
 const workspace = path.join(base, "workspace");
 mkdirSync(path.join(workspace, "docs"), { recursive: true });

@@ -1,4 +1,4 @@
-// Step 14's server: chapter 12's tools, and resources: two samples and a template that reads workspace files.
+// The server: the previous step's tools, and resources: two samples and a template that reads workspace files.
 // serveStdio takes a factory, not a server: the first message picks the era, and one McpServer serves that connection.
 //#region imports
 import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";

@@ -1,4 +1,4 @@
-// Step 15 demo: the user's side of MCP, a prompt filled in with a workspace file, then add_note in both eras: the note
+// Demo: the user's side of MCP, a prompt filled in with a workspace file, then add_note in both eras: the note
 // changes the resource list, and each era hears of it its own way.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +10,7 @@ import { watchResourceList } from "./list-changed.ts";
 import { callTool, connect, describeConnection } from "./sdk-client.ts";
 import { sdkServer } from "./servers.ts";
 
-const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-15-"));
+const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-prompts-and-list-changed-"));
 process.on("exit", () => rmSync(base, { recursive: true, force: true }));
 const workspace = path.join(base, "workspace");
 mkdirSync(workspace);

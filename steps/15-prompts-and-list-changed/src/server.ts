@@ -1,4 +1,4 @@
-// Step 15's server: chapter 14's tools and resources, a prompt, and notes that change the resource list as clients
+// The server: the previous step's tools and resources, a prompt, and notes that change the resource list as clients
 // watch. serveStdio takes a factory, not a server: the first message picks the era, and one McpServer serves that
 // connection.
 //#region imports

@@ -1,4 +1,4 @@
-// Step 16 demo: count_slowly in both eras at once, its progress drawn as a bar and its log printed, and a call that the
+// Demo: count_slowly in both eras at once, its progress drawn as a bar and its log printed, and a call that the
 // client cancels after two steps; the server's log shows that it stopped there.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,7 +17,7 @@ const { STEP_MS } = await import("./count-slowly.ts");
 const { receiveLogs } = await import("./logging.ts");
 const { connect, describeConnection } = await import("./sdk-client.ts");
 
-const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-16-"));
+const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-progress-logging-cancellation-"));
 process.on("exit", () => rmSync(workspace, { recursive: true, force: true }));
 
 //#region count

@@ -1,6 +1,6 @@
-// Step 16's server: chapter 15's tools, resources and prompt, and count_slowly, which reports progress, logs and can be
-// cancelled. serveStdio takes a factory, not a server: the first message picks the era, and one McpServer serves that
-// connection.
+// The server: the previous step's tools, resources and prompt, and count_slowly, which reports progress, logs and
+// can be cancelled. serveStdio takes a factory, not a server: the first message picks the era, and one McpServer
+// serves that connection.
 //#region imports
 import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";

@@ -1,4 +1,4 @@
-// Step 17 demo: a home folder and a project folder with servers in all three scopes, some entries broken, listed by
+// Demo: a home folder and a project folder with servers in all three scopes, some entries broken, listed by
 // list-servers.ts as a host would resolve them; then once more with the variable the first run was missing.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-17-")));
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-host-config-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const [home, project] = [path.join(root, "home"), path.join(root, "project")];
 

@@ -1,4 +1,4 @@
-// Step 18 demo: a project whose .mcp.json names two tutorial servers, a fixture that adds a tool when asked, a server
+// Demo: a project whose .mcp.json names two tutorial servers, a fixture that adds a tool when asked, a server
 // that exits at start, one that never answers and a remote one; the manager starts them all and calls across them.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +13,7 @@ import { leftInGroups } from "./groups.ts";
 
 // Removed on every exit a process can see: the end, an error, and a signal (exitOnSignals stops the servers first).
 const beforeExit = exitOnSignals();
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-18-")));
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-mcp-manager-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const folder = (name: string) => (mkdirSync(path.join(root, name), { recursive: true }), path.join(root, name));
 

@@ -1,4 +1,4 @@
-// Step 19 demo: a project with the hand-written server and one that cannot start, and the REPL driven through a pipe
+// Demo: a project with the hand-written server and one that cannot start, and the REPL driven through a pipe
 // by a fixed list of commands, good and bad; the REPL exits when the list ends.
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
@@ -10,7 +10,7 @@ import { exitOnSignals } from "./signals.ts";
 
 // Removed on every exit a process can see: the end, an error, and a signal (exitOnSignals turns it into an exit).
 exitOnSignals();
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-19-")));
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-repl-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const [project, sandbox] = [path.join(root, "project"), path.join(root, "sandbox")];
 mkdirSync(project);

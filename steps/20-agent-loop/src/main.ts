@@ -1,4 +1,4 @@
-// Step 20 demo: one prompt through the agent loop. The project's server is chapter 09's hand-written server (through
+// Demo: one prompt through the agent loop. The project's server is the hand-written server (through
 // the role table); the model is the scripted stand-in on 127.0.0.1, driven by the real Anthropic SDK client.
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +14,7 @@ import { exitOnSignals } from "./signals.ts";
 
 // Removed on every exit a process can see: the end, an error, and a signal (exitOnSignals stops the servers first).
 const beforeExit = exitOnSignals();
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-20-")));
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-agent-loop-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const [project, sandbox] = [path.join(root, "project"), path.join(root, "sandbox")];
 mkdirSync(project);

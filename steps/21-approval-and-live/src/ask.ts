@@ -83,7 +83,7 @@ function reason(error: unknown): string {
 const { folders, timeoutMs, maxTurns, allow, prompt } = options();
 const key = process.env.ANTHROPIC_API_KEY;
 if (!key) fail("ANTHROPIC_API_KEY is not set; nothing was sent");
-// The servers inherit this process's environment (chapter 18); the key is the host's, not theirs.
+// The servers inherit this process's environment; the key is the host's, not theirs.
 delete process.env.ANTHROPIC_API_KEY;
 const hide = (text: string) => text.replaceAll(key, "***"); // an error may quote what it was sent
 const baseURL = process.env.ANTHROPIC_BASE_URL || "https://api.anthropic.com";

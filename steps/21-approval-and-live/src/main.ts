@@ -1,4 +1,4 @@
-// Step 21 demo: ask.ts, the host's command line, against the scripted model twice: once with an allow list that lets
+// Demo: ask.ts, the host's command line, against the scripted model twice: once with an allow list that lets
 // the add call run, once without createFile in it, so the call is refused. `--live ["prompt"]` sends ask.ts to the
 // real API instead, with the key from the environment or .env, and asks y/n at the terminal.
 import { spawn } from "node:child_process";
@@ -14,7 +14,7 @@ import { exitOnSignals } from "./signals.ts";
 
 // Removed on every exit a process can see: the end, an error, and a signal (exitOnSignals turns it into an exit).
 exitOnSignals();
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-21-")));
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-approval-and-live-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const [project, sandbox] = [path.join(root, "project"), path.join(root, "sandbox")];
 mkdirSync(project);

@@ -1,6 +1,6 @@
-// Step 22 demo: a project with a local server and three remote ones: one that works behind a bearer token taken from
+// Demo: a project with a local server and three remote ones: one that works behind a bearer token taken from
 // the environment, one sent a stale token, one that is offline. ask.ts, against the scripted model, uses the remote
-// add tool. `--live ["prompt"]` sends the same to the real API, as in chapter 21.
+// add tool. `--live ["prompt"]` sends the same to the real API, as ask.ts does.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
@@ -18,7 +18,7 @@ import { exitOnSignals } from "./signals.ts";
 
 // Removed on every exit a process can see: the end, an error, and a signal (exitOnSignals turns it into an exit).
 exitOnSignals();
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-22-")));
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-remote-servers-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const [project, sandbox] = [path.join(root, "project"), path.join(root, "sandbox")];
 mkdirSync(project);

@@ -3,7 +3,7 @@
 import { SdkHttpError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { HttpEntry } from "./config.ts";
 
-// A remote server is a peer like any other: what it can make the host hold is bounded, as chapter 18 bounds a line.
+// A remote server is a peer like any other: what it can make the host hold is bounded, as the manager bounds a line.
 export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
 // where one server-sent event ends
 const BLANK_LINES = [Buffer.from("\n\n"), Buffer.from("\n\r\n"), Buffer.from("\r\r")];

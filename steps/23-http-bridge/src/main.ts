@@ -1,4 +1,4 @@
-// Step 23 demo: the bridge serves chapter 16's stdio server over Streamable HTTP. The SDK's HTTP client calls
+// Demo: the bridge serves the tutorial's stdio server over Streamable HTTP. The SDK's HTTP client calls
 // count_slowly through it with a progress bar and ends its session; plain requests then show what the bridge refuses.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -44,7 +44,7 @@ console.log(`$ server.ts --port 0\n${await listening}\n`);
 
 doing = "using the bridge with the SDK's client";
 //#region client
-const client = new Client({ name: "learn-mcp-23-demo", version: "0.1.0" }, { versionNegotiation: { mode: "legacy" } });
+const client = new Client({ name: "learn-mcp-demo", version: "0.1.0" }, { versionNegotiation: { mode: "legacy" } });
 const transport = new StreamableHTTPClientTransport(new URL(url));
 await client.connect(transport);
 const session = transport.sessionId!;
@@ -54,7 +54,7 @@ console.log(
 );
 console.log(`tools/list: ${(await client.listTools()).tools.map((tool) => tool.name).join(", ")}`);
 
-// As in chapter 16, the request names its progressToken in _meta and notifications/progress are routed by it.
+// As over stdio, the request names its progressToken in _meta and notifications/progress are routed by it.
 const bar = progressBar();
 const progressToken = "count-1";
 client.setNotificationHandler("notifications/progress", ({ params }) => {
@@ -182,7 +182,7 @@ const messages = [
     params: {
       protocolVersion: "2024-11-05",
       capabilities: {},
-      clientInfo: { name: "learn-mcp-23-demo", version: "0.1.0" },
+      clientInfo: { name: "learn-mcp-demo", version: "0.1.0" },
     },
   },
   { jsonrpc: "2.0", method: "notifications/initialized" },

@@ -1,4 +1,4 @@
-// Step 23's bridge: any stdio MCP server, served over Streamable HTTP (2025-11-25, with sessions) with node's http
+// The bridge: any stdio MCP server, served over Streamable HTTP (2025-11-25, with sessions) with node's http
 // module. `server.ts [--port N] [-- <stdio server command…>]`. It forwards messages by their envelope and never reads a
 // method.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -34,9 +34,9 @@ if (!(options.length === 0 || (options.length === 2 && Number.isInteger(port) &&
   console.error("usage: server.ts [--port N] [-- <stdio server command…>]");
   process.exit(64);
 }
-/** Without a command: chapter 16's server, every stdio feature, working in a folder of its own. */
+/** Without a command: the tutorial's stdio server, every stdio feature, working in a folder of its own. */
 function tutorialServer(): string[] {
-  const sandbox = mkdtempSync(path.join(tmpdir(), "learn-mcp-23-"));
+  const sandbox = mkdtempSync(path.join(tmpdir(), "learn-mcp-http-bridge-"));
   process.on("exit", () => rmSync(sandbox, { recursive: true, force: true }));
   return [
     process.execPath,

@@ -1,4 +1,4 @@
-// Step 24 demo: the SDK serves an McpServer over Streamable HTTP, and the SDK's client reaches it three ways: the
+// Demo: the SDK serves an McpServer over Streamable HTTP, and the SDK's client reaches it three ways: the
 // 2025 handshake (legacy), a probe that picks the newest era the server speaks (auto), and 2026-07-28 pinned.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
@@ -34,7 +34,7 @@ const modes: [string, NonNullable<ClientOptions["versionNegotiation"]>["mode"]][
 ];
 
 for (const [label, mode] of modes) {
-  const client = new Client({ name: "learn-mcp-24-demo", version: "0.1.0" }, { versionNegotiation: { mode } });
+  const client = new Client({ name: "learn-mcp-demo", version: "0.1.0" }, { versionNegotiation: { mode } });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
   console.log(
     `${label}: ${client.getProtocolEra()} era, protocol ` +
@@ -54,7 +54,7 @@ for (const [label, mode] of modes) {
 //#endregion
 
 //#region refusals
-// Chapter 23's bridge refused these by hand; here local-only.ts and the SDK do. node's http module sends any header.
+// The bridge refused these by hand; here local-only.ts and the SDK do. node's http module sends any header.
 const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
 const json = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 

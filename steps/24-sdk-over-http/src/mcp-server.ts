@@ -1,4 +1,4 @@
-// The MCP server the HTTP steps serve: add, and chapter 16's count_slowly, which reports progress and logs. Over HTTP
+// The MCP server the HTTP steps serve: add, and count_slowly, which reports progress and logs. Over HTTP
 // the SDK asks for a factory, not a server: it may build one McpServer per request, so nothing lives in between.
 import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";

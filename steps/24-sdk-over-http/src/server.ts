@@ -1,4 +1,4 @@
-// Step 24: an McpServer served over Streamable HTTP with the SDK's own pieces, on node's http module.
+// An McpServer served over Streamable HTTP with the SDK's own pieces, on node's http module.
 // `server.ts [--port N]`. createMcpHandler answers both eras; local-only.ts and limits.ts stand in front of it.
 import {
   createServer as createHttpServer,

@@ -1,4 +1,4 @@
-// Step 25 demo: one server, both eras. A 2026-07-28 request needs no session: fetch sends the same one twice, on
+// Demo: one server, both eras. A 2026-07-28 request needs no session: fetch sends the same one twice, on
 // fresh connections. Then the server asks the user a question: by elicitation/create in a 2025-era session, and by
 // an input_required result that a 2026-07-28 client answers by sending its call again.
 import { spawn } from "node:child_process";
@@ -107,7 +107,7 @@ await refused("greet, from a client that cannot answer", "tools/call", {
 type Mode = NonNullable<ClientOptions["versionNegotiation"]>["mode"];
 async function greet(label: string, mode: Mode): Promise<void> {
   const client = new Client(
-    { name: "learn-mcp-25-demo", version: "0.1.0" },
+    { name: "learn-mcp-demo", version: "0.1.0" },
     { versionNegotiation: { mode }, capabilities: { elicitation: { form: {} } } },
   );
   client.setRequestHandler("elicitation/create", async ({ params }) => {

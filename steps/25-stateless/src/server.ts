@@ -1,4 +1,4 @@
-// Step 25: both eras on one endpoint. 2026-07-28 requests are served statelessly by createMcpHandler; 2025-era
+// Both eras on one endpoint. 2026-07-28 requests are served statelessly by createMcpHandler; 2025-era
 // clients get sessions again, so the server can ask them questions. `server.ts [--port N]`.
 import {
   createServer as createHttpServer,

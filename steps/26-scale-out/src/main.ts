@@ -1,4 +1,4 @@
-// Step 26 demo: the server as two worker processes behind node's cluster module. A burst of 2026-07-28 requests, each
+// Demo: the server as two worker processes behind node's cluster module. A burst of 2026-07-28 requests, each
 // on a connection of its own, lands on both workers and every one succeeds; a 2025-era session breaks as soon as a
 // request reaches the other worker; a change posted through one worker reaches a listener held by the other.
 import { spawn } from "node:child_process";
@@ -54,7 +54,7 @@ async function connect(
   mode: NonNullable<ClientOptions["versionNegotiation"]>["mode"],
   closeEach: boolean,
 ): Promise<Client> {
-  const client = new Client({ name: "learn-mcp-26-demo", version: "0.1.0" }, { versionNegotiation: { mode } });
+  const client = new Client({ name: "learn-mcp-demo", version: "0.1.0" }, { versionNegotiation: { mode } });
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: recording(closeEach) }));
   return client;
 }

@@ -1,4 +1,4 @@
-// Step 26: the server of chapter 25 as several processes. The primary forks workers that all listen on one port, and
+// The stateless server as several processes. The primary forks workers that all listen on one port, and
 // hands them connections in turn; a change posted in one worker reaches listeners in the others through the primary.
 // `server.ts [--port N] [--workers N]`.
 import cluster from "node:cluster";

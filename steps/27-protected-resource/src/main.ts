@@ -66,7 +66,7 @@ console.log(`GET ${metadataUrl}\n  -> ${JSON.stringify(await (await fetch(metada
 //#region call
 // What an authorization server would issue for this server: its URL as the audience, the scope "mcp".
 const token = await issuer.mint({ aud: server.url });
-// 2026-07-28: any worker can serve each request (chapter 26), and the token rides on every one of them.
+// 2026-07-28: any worker can serve each request, and the token rides on every one of them.
 const client = new Client(
   { name: "learn-mcp-demo", version: "0.1.0" },
   { versionNegotiation: { mode: { pin: "2026-07-28" } } },

@@ -116,7 +116,7 @@ const { aud, scope, exp = 0, iat = 0 } = decodeJwt(token);
 console.log(
   `code exchanged with its PKCE verifier: an access token for ${aud}, scope "${scope}", valid ${exp - iat} seconds`,
 );
-// 2026-07-28: any worker can serve each request (chapter 26), and the token rides on every one of them.
+// 2026-07-28: any worker can serve each request, and the token rides on every one of them.
 const client = new Client(
   { name: "learn-mcp-demo", version: "0.1.0" },
   { versionNegotiation: { mode: { pin: "2026-07-28" } } },

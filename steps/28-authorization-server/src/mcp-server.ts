@@ -1,4 +1,4 @@
-// The MCP server the HTTP steps serve: add, chapter 16's count_slowly, greet, which needs an answer from the user, and
+// The MCP server the HTTP steps serve: add, count_slowly, greet, which needs an answer from the user, and
 // a message board shared by every process that serves it. Over HTTP the SDK asks for a factory, not a server: it may
 // build one McpServer per request, so nothing lives in between.
 import {

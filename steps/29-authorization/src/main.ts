@@ -68,7 +68,7 @@ const oauth = new HeadlessOAuthClient((tokens) => {
 
 // The first attempt ends at the authorization server's redirect: the SDK throws once the provider holds the code.
 async function connect(again = false): Promise<Client> {
-  // 2026-07-28: any worker can serve each request (chapter 26), and the token rides on every one of them.
+  // 2026-07-28: any worker can serve each request, and the token rides on every one of them.
   const client = new Client(
     { name: "learn-mcp-demo", version: "0.1.0" },
     { versionNegotiation: { mode: { pin: "2026-07-28" } } },
