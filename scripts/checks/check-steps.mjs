@@ -22,6 +22,7 @@ import {
 import { checkNaming } from "./naming.mjs";
 import { checkCommentWidth } from "./comment-width.mjs";
 import { checkStepNumbers } from "./step-numbers.mjs";
+import { checkNames } from "./names.mjs";
 import { fixChanges } from "./fix-changes.mjs";
 import { checkPnpmVersion, checkRunnerFlags } from "./shown-commands.mjs";
 import { sizeWarnings, toolingFiles, toolingSizeWarnings } from "./size-guides.mjs";
@@ -149,6 +150,7 @@ export function checkSteps(root) {
   checkRestoredGiven(steps, errors);
   checkSameTsconfig(steps, errors);
   checkNaming(root, steps, errors);
+  checkNames(root, steps, errors);
   checkPnpmVersion(root, errors);
   checkRunnerFlags(root, errors);
   return { steps, errors, warnings };

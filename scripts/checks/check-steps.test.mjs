@@ -244,6 +244,42 @@ describe("check-steps.mjs", () => {
     expect(status).toBe(1);
   });
 
+  it("fails a name with two meanings across steps, unless CONTRIBUTING's glossary lists it", () => {
+    const root = makeRoot();
+    write(root, "steps/01-echo/src/lifecycle.ts", "export class Session {}\nexport function parse() {}\n");
+    write(root, "steps/02-sum/src/session.ts", "export class Session {}\nexport type parse = string;\n");
+    write(root, "steps/02-sum/src/tools.ts", 'import { Tool } from "@sdk/server";\nexport const tools: Tool[] = [];\n');
+    write(root, "steps/01-echo/src/tools.ts", "export interface Tool {}\n");
+    // Tests, their helpers and fixtures may use any name.
+    write(root, "steps/02-sum/src/test/helper.ts", "export const Session = 1;\n");
+    write(root, "steps/02-sum/src/fixtures/peer.mjs", "export const Session = 1;\n");
+    const meaning = (line) => line.includes("give each meaning its own name");
+    expect(check(root).output.split("\n").filter(meaning)).toEqual([
+      'error: steps/: "Session" is class in lifecycle.ts (step 01), class in session.ts (step 02); give each meaning ' +
+        "its own name, or list the name in CONTRIBUTING.md's glossary",
+      'error: steps/: "Tool" is type in tools.ts (step 01), imported from a package (step 02); give each meaning ' +
+        "its own name, or list the name in CONTRIBUTING.md's glossary",
+      'error: steps/: "parse" is value in lifecycle.ts (step 01), type in session.ts (step 02); give each meaning ' +
+        "its own name, or list the name in CONTRIBUTING.md's glossary",
+    ]);
+    const table = "| Name | Meaning |\n| --- | --- |\n| `Session` | a session |\n| `Tool`, `parse` | shapes |\n";
+    write(root, "CONTRIBUTING.md", `# Contributing\n\n## Glossary\n\n${table}\n## Other\n\n| \`server\` | x |\n`);
+    expect(check(root).output.split("\n").filter(meaning)).toEqual([]);
+  });
+
+  it("fails a file that keeps its path into the next step but exports none of its names", () => {
+    const root = makeRoot();
+    write(root, "steps/01-echo/src/tools.ts", "export const list = [];\n");
+    const { status, output } = check(root);
+    expect(output).toContain(
+      "error: steps/02-sum/src/tools.ts: exports tools, none of what the file exported in steps/01-echo (list); " +
+        "a new meaning wants a new file name",
+    );
+    expect(status).toBe(1);
+    write(root, "steps/02-sum/src/tools.ts", "export const tools = [];\nexport const list = [];\n");
+    expect(check(root).output).not.toContain("none of what the file exported");
+  });
+
   it("names code that names a step folder, a role that points nowhere, and a role of a later step", () => {
     const root = makeRoot();
     write(root, "scripts/bench.mjs", 'import "../steps/01-echo/src/server.ts";\n');

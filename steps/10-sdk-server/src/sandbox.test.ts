@@ -15,7 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { callText, connect, serverPath, type Connection } from "./test/sdk.ts";
+import { callText, connect, serverPath, type SdkConnection } from "./test/sdk.ts";
 
 vi.setConfig({ testTimeout: 20_000, hookTimeout: 60_000 });
 
@@ -23,7 +23,7 @@ const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-test-"));
 const sandbox = path.join(base, "sandbox");
 const outside = path.join(base, "outside");
 const secret = path.join(outside, "secret.txt");
-let server: Connection;
+let server: SdkConnection;
 
 beforeAll(async () => {
   mkdirSync(sandbox);

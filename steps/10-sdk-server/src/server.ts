@@ -27,7 +27,7 @@ async function createFile(sandbox: string, path: string, content: string): Promi
 
 //#region tools
 /** The MCP server and its tools. */
-function createServer(sandbox: string): McpServer {
+function createMcpServer(sandbox: string): McpServer {
   const server = new McpServer({ name: "learn-mcp-sdk", version: "0.1.0" });
   server.registerTool(
     "add",
@@ -62,7 +62,7 @@ try {
   serveStdio(
     ({ era }) => {
       console.error(`[server] a client opened a ${era}-era connection`);
-      return createServer(sandbox);
+      return createMcpServer(sandbox);
     },
     // A message that is not JSON-RPC gets no answer, only this report; zod's reports span many lines.
     { onerror: (error) => console.error(`[server] ${error.message.replace(/\s+/g, " ")}`) },

@@ -14,7 +14,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeOutcome } from "./content.ts";
-import { callTool, connect, describeConnection, type Connection } from "./sdk-client.ts";
+import { callTool, connect, describeConnection, type SdkConnection } from "./sdk-client.ts";
 import { everythingServer, handWrittenServer, sdkServer } from "./servers.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
@@ -36,7 +36,7 @@ describe.each<[string, VersionNegotiationMode, string]>([
   ["auto", "auto", "modern era, protocol 2026-07-28"],
   ["pinned", { pin: "2026-07-28" }, "modern era, protocol 2026-07-28"],
 ])("this step's server, %s mode", (_name, mode, negotiated) => {
-  let server: Connection;
+  let server: SdkConnection;
   beforeAll(async () => (server = await connect(sdkServer(folder), mode)));
   afterAll(() => server?.close());
 
@@ -83,7 +83,7 @@ describe.each<[string, VersionNegotiationMode, string]>([
 });
 
 describe("the hand-written server, auto mode", () => {
-  let server: Connection;
+  let server: SdkConnection;
   beforeAll(async () => (server = await connect(handWrittenServer(folder), "auto")));
   afterAll(() => server?.close());
 

@@ -10,7 +10,7 @@ import { finished } from "node:stream/promises";
 // machine; a server that answers the probe with an error costs nothing, and a silent one costs the whole timeout.
 export const PROBE_TIMEOUT_MS = 20_000;
 
-export interface Connection {
+export interface SdkConnection {
   client: Client;
   pid: number | null;
   /** Everything the server wrote to stderr so far. */
@@ -23,7 +23,7 @@ export async function connect(
   server: StdioServerParameters,
   mode: VersionNegotiationMode,
   probeTimeoutMs = PROBE_TIMEOUT_MS,
-): Promise<Connection> {
+): Promise<SdkConnection> {
   const client = new Client(
     { name: "learn-mcp-client", version: "0.1.0" },
     { versionNegotiation: { mode, probe: { timeoutMs: probeTimeoutMs } } },

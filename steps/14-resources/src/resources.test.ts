@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { listResources, readResource } from "./browse.ts";
 import { gradientPng } from "./media.ts";
 import { fileUri, NOTES, readWorkspaceFile } from "./resources.ts";
-import { connect, type Connection, type Era } from "./test/sdk.ts";
+import { connect, type SdkConnection, type Era } from "./test/sdk.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
 
@@ -16,7 +16,7 @@ describe.each<Era>(["legacy", "modern"])("resources, %s era", (era) => {
   const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-test-"));
   const workspace = path.join(base, "workspace");
   const outside = path.join(base, "outside");
-  let server: Connection;
+  let server: SdkConnection;
   const read = async (uri: string) => (await server.client.readResource({ uri })).contents;
 
   beforeAll(async () => {

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { callText, connect, serverPath, type Connection, type Era } from "./test/sdk.ts";
+import { callText, connect, serverPath, type SdkConnection, type Era } from "./test/sdk.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
 
@@ -53,7 +53,7 @@ const TOOLS = [
 
 describe.each<Era>(["legacy", "modern"])("SDK server, %s era", (era) => {
   const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-test-"));
-  let server: Connection;
+  let server: SdkConnection;
   const call = (name: string, args?: Record<string, unknown>) => callText(server.client, name, args);
 
   beforeAll(async () => {

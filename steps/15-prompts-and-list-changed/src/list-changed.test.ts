@@ -10,7 +10,7 @@ import { listResources, readResource } from "./browse.ts";
 import { describeOutcome } from "./content.ts";
 import { watchResourceList } from "./list-changed.ts";
 import { callTool } from "./sdk-client.ts";
-import { connect, type Connection, type Era } from "./test/sdk.ts";
+import { connect, type SdkConnection, type Era } from "./test/sdk.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
 
@@ -19,7 +19,7 @@ const QUIET_MS = 1_000;
 
 describe.each<Era>(["legacy", "modern"])("list_changed, %s era", (era) => {
   const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-test-"));
-  let server: Connection;
+  let server: SdkConnection;
   let heard = 0;
   const addNote = async (name: string) =>
     describeOutcome(await callTool(server.client, "add_note", { name, text: `${name} text` }));

@@ -5,13 +5,13 @@ import path from "node:path";
 import { ProtocolError, ResourceNotFoundError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getPrompt, listPrompts } from "./browse.ts";
-import { connect, type Connection, type Era } from "./test/sdk.ts";
+import { connect, type SdkConnection, type Era } from "./test/sdk.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
 
 describe.each<Era>(["legacy", "modern"])("prompts, %s era", (era) => {
   const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-test-"));
-  let server: Connection;
+  let server: SdkConnection;
   const get = (args: Record<string, string>, name = "summarize_file") =>
     server.client.getPrompt({ name, arguments: args });
 

@@ -87,7 +87,7 @@ function sampleMedia(): CallToolResult {
 
 //#region tools
 /** The MCP server and its tools. */
-function createServer(workspace: string): McpServer {
+function createMcpServer(workspace: string): McpServer {
   const server = new McpServer({ name: "learn-mcp-sdk", version: "0.1.0" });
   server.registerTool(
     "add",
@@ -128,7 +128,7 @@ try {
   serveStdio(
     ({ era }) => {
       console.error(`[server] a client opened a ${era}-era connection`);
-      return createServer(workspace);
+      return createMcpServer(workspace);
     },
     // A message that is not JSON-RPC gets no answer, only this report; zod's reports span many lines.
     { onerror: (error) => console.error(`[server] ${error.message.replace(/\s+/g, " ")}`) },

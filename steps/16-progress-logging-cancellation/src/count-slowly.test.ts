@@ -8,7 +8,7 @@ import { LOG_LEVEL_META_KEY, SdkError, SdkErrorCode, type Client } from "@modelc
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { STEP_MS } from "./count-slowly.ts";
 import { receiveLogs } from "./logging.ts";
-import { callText, connect, type Connection, type Era } from "./test/sdk.ts";
+import { callText, connect, type SdkConnection, type Era } from "./test/sdk.ts";
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 });
 
@@ -23,7 +23,7 @@ const count = (client: Client, to: number, _meta: Record<string, unknown> = {}, 
 
 describe.each<Era>(["legacy", "modern"])("count_slowly, %s era", (era) => {
   const workspace = mkdtempSync(path.join(tmpdir(), "learn-mcp-test-"));
-  let server: Connection;
+  let server: SdkConnection;
   beforeAll(async () => (server = await connect(workspace, era)));
   afterAll(async () => {
     await server?.close();

@@ -3,9 +3,8 @@
 // last turn, gets a 400 naming the difference, and the failure is kept for the caller to report.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { isObject, mismatch, type Turn } from "./scenario.ts";
-
-type Block = Record<string, unknown>;
+import { isObject } from "./config.ts";
+import { mismatch, type Block, type Turn } from "./scenario.ts";
 
 //#region stream
 /** The server-sent events of one streamed answer, in the order the real API sends them. */
@@ -55,7 +54,7 @@ function* events(reply: Turn["reply"], model: string, turn: number, ids: string[
 //#region server
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
-class Refusal extends Error {
+class ApiError extends Error {
   /** A refusal answered with `status` and an error of type `kind`, as the Messages API words one. */
   constructor(
     readonly status: number,
@@ -72,18 +71,18 @@ async function readBody(request: IncomingMessage): Promise<Record<string, unknow
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > MAX_BODY_BYTES) throw new Refusal(413, "request_too_large", `the body is over ${MAX_BODY_BYTES} bytes`);
+    if (size > MAX_BODY_BYTES) throw new ApiError(413, "request_too_large", `the body is over ${MAX_BODY_BYTES} bytes`);
     chunks.push(chunk);
   }
   try {
     const body: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
     if (isObject(body)) return body;
   } catch {}
-  throw new Refusal(400, "invalid_request_error", "the body is not a JSON object");
+  throw new ApiError(400, "invalid_request_error", "the body is not a JSON object");
 }
 
 /** Writes an error the way the Messages API does: a status and { type: "error", error: { type, message } }. */
-function refuse(response: ServerResponse, refusal: Refusal): void {
+function refuse(response: ServerResponse, refusal: ApiError): void {
   if (response.headersSent) return void response.destroy();
   // Connection: close, so a client never sends more body into a connection that will not read it.
   response.writeHead(refusal.status, { "content-type": "application/json", connection: "close" });
@@ -102,13 +101,13 @@ class Script {
   play(body: Record<string, unknown>): Turn {
     const turn = this.turns[this.next];
     if (turn === undefined)
-      throw new Refusal(
+      throw new ApiError(
         400,
         "invalid_request_error",
         `request ${this.next + 1}, but the script has only ${this.turns.length} turns`,
       );
     const why = mismatch(turn, body, this.ids);
-    if (why !== undefined) throw new Refusal(400, "invalid_request_error", `turn ${this.next + 1}: ${why}`);
+    if (why !== undefined) throw new ApiError(400, "invalid_request_error", `turn ${this.next + 1}: ${why}`);
     this.next += 1;
     const toolUses = turn.reply.filter((block) => block.type === "tool_use").length;
     this.ids = Array.from({ length: toolUses }, (_, i) => `toolu_scripted_${this.next}_${i + 1}`);
@@ -133,12 +132,12 @@ const isLocalOrigin = (origin: string) =>
 /** Refuses a request whose Host or Origin is not this machine. */
 function checkLocal(request: IncomingMessage): void {
   const hosts = request.headersDistinct.host ?? [];
-  if (hosts.length !== 1) throw new Refusal(400, "invalid_request_error", "a request needs exactly one Host header");
+  if (hosts.length !== 1) throw new ApiError(400, "invalid_request_error", "a request needs exactly one Host header");
   if (!isLocalHost(hosts[0]!))
-    throw new Refusal(403, "permission_error", "only this machine may call the scripted model: Host is not local");
+    throw new ApiError(403, "permission_error", "only this machine may call the scripted model: Host is not local");
   const origin = request.headers.origin;
   if (origin !== undefined && !isLocalOrigin(origin))
-    throw new Refusal(403, "permission_error", "a request from a web page is refused: Origin is not local");
+    throw new ApiError(403, "permission_error", "a request from a web page is refused: Origin is not local");
 }
 //#endregion
 
@@ -146,9 +145,9 @@ function checkLocal(request: IncomingMessage): void {
 async function answer(script: Script, request: IncomingMessage, response: ServerResponse): Promise<void> {
   checkLocal(request);
   if (request.method !== "POST" || request.url !== "/v1/messages")
-    throw new Refusal(404, "not_found_error", `no ${request.method} ${request.url} here: only POST /v1/messages`);
+    throw new ApiError(404, "not_found_error", `no ${request.method} ${request.url} here: only POST /v1/messages`);
   const key = request.headers["x-api-key"] ?? /^Bearer \S/.test(request.headers.authorization ?? "");
-  if (!key) throw new Refusal(401, "authentication_error", "no API key: send x-api-key or authorization: Bearer");
+  if (!key) throw new ApiError(401, "authentication_error", "no API key: send x-api-key or authorization: Bearer");
   const body = await readBody(request);
   const turn = script.play(body);
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
@@ -169,15 +168,15 @@ export interface ScriptedModel {
 export async function startScriptedModel(turns: Turn[], port = 0): Promise<ScriptedModel> {
   const script = new Script(turns);
   const server = createServer((request, response) => {
-    // Every throw becomes an answer, so no request can stop the demo: a Refusal as itself, anything else as a 500
+    // Every throw becomes an answer, so no request can stop the demo: an ApiError as itself, anything else as a 500
     // whose cause goes to stderr in one line, never to the client as a stack.
     answer(script, request, response).catch((error: unknown) => {
       const { status, kind, message } =
-        error instanceof Refusal ? error : new Refusal(500, "api_error", "internal error");
-      const cause = error instanceof Refusal ? message : String(error).split("\n")[0];
-      if (!(error instanceof Refusal)) console.error(`scripted model: ${cause}`);
+        error instanceof ApiError ? error : new ApiError(500, "api_error", "internal error");
+      const cause = error instanceof ApiError ? message : String(error).split("\n")[0];
+      if (!(error instanceof ApiError)) console.error(`scripted model: ${cause}`);
       script.failures.push(`scripted model: ${cause}`);
-      refuse(response, new Refusal(status, kind, `scripted model: ${message}`));
+      refuse(response, new ApiError(status, kind, `scripted model: ${message}`));
     });
   });
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(port, "127.0.0.1", resolve));

@@ -35,7 +35,7 @@ export interface Folders {
 const RANK: Scope[] = ["local", "project", "user"]; // highest first
 type Json = Record<string, unknown>;
 /** Whether a JSON value is an object: not null, not an array. */
-const isObject = (value: unknown): value is Json =>
+export const isObject = (value: unknown): value is Json =>
   value !== null && typeof value === "object" && !Array.isArray(value);
 
 //#region read-scopes

@@ -35,7 +35,7 @@ export interface ManagerOptions {
   onToolsChanged?: (server: string) => void; // after a list_changed notification was followed by a new tools/list
 }
 
-interface Server {
+interface ManagedServer {
   config: ServerConfig;
   state: State;
   tools: Tool[];
@@ -61,7 +61,7 @@ export class CallError extends Error {
 //#endregion
 
 export class McpManager {
-  #servers = new Map<string, Server>();
+  #servers = new Map<string, ManagedServer>();
   #routes = new Map<string, Route & { definition: Tool }>();
   #names = new Map<string, string>(); // server and tool → the name given, kept while the host runs
   #holdNames = false;
@@ -89,12 +89,12 @@ export class McpManager {
     this.#reroute();
   }
 
-  #start(server: Server): Promise<void> {
+  #start(server: ManagedServer): Promise<void> {
     server.starting ??= this.#connect(server).finally(() => (server.starting = undefined));
     return server.starting;
   }
 
-  async #connect(server: Server): Promise<void> {
+  async #connect(server: ManagedServer): Promise<void> {
     const { name, entry } = server.config;
     const log = this.options.log ?? ((line: string) => console.error(line));
     // The one line that tells the two kinds apart: from here on, a remote server is handled like a local one.
@@ -115,7 +115,7 @@ export class McpManager {
   }
 
   // At most one tools/list per server in flight: the notifications that arrive meanwhile are folded into one more.
-  #refresh(server: Server, client: Client): void {
+  #refresh(server: ManagedServer, client: Client): void {
     if (server.listing) {
       server.listAgain = true;
       return;
@@ -123,7 +123,7 @@ export class McpManager {
     server.listing = this.#relist(server, client).finally(() => (server.listing = undefined));
   }
 
-  async #relist(server: Server, client: Client): Promise<void> {
+  async #relist(server: ManagedServer, client: Client): Promise<void> {
     do {
       server.listAgain = false;
       try {
@@ -205,7 +205,7 @@ export class McpManager {
     }
   }
 
-  #failure(server: Server, message: string): CallError {
+  #failure(server: ManagedServer, message: string): CallError {
     // A report made when fewer lines had come may quote some: any report with the server's stderr in it counts.
     const quoted = (server.transport?.stderrTail.length ?? 0) > 0 && message.includes(STDERR_QUOTED);
     return new CallError(
@@ -215,7 +215,7 @@ export class McpManager {
   }
 
   /** Records that a server's transport ended without being asked to. */
-  #died(server: Server, transport: AnyTransport): void {
+  #died(server: ManagedServer, transport: AnyTransport): void {
     if (server.transport !== transport || server.state === "closed") return; // one we ended ourselves
     const again = server.restartedAt !== undefined && this.#now() - server.restartedAt < RESTART_WINDOW_MS;
     const reason = exitReport(transport);
@@ -252,7 +252,7 @@ export class McpManager {
     await Promise.all(this.#stopping);
   }
 
-  #status = ({ config, state, tools, lastError }: Server): ServerStatus => ({
+  #status = ({ config, state, tools, lastError }: ManagedServer): ServerStatus => ({
     name: config.name,
     state,
     tools: tools.length,

@@ -2,6 +2,7 @@
 // Checked when read, so that a broken script fails before the first request; matched strictly, request by request.
 import { readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
+import { isObject } from "./config.ts";
 
 //#region scenario
 /** What the request before a turn must carry, and the answer the turn gives. */
@@ -14,10 +15,6 @@ export interface Turn {
   };
   reply: ({ type: "text"; text: string } | { type: "tool_use"; name: string; input: Record<string, unknown> })[];
 }
-
-/** Whether a JSON value is an object: not null, not an array. */
-export const isObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === "object" && !Array.isArray(value);
 
 /** Reads a scenario file ({ "turns": [...] }) and checks it, so that a broken script fails before the first request. */
 export function loadScenario(file: string): Turn[] {
@@ -56,7 +53,8 @@ export function loadScenario(file: string): Turn[] {
 //#endregion
 
 //#region match
-type Block = Record<string, unknown>;
+/** A JSON object of a request or an answer: a message, a content block, a tool. */
+export type Block = Record<string, unknown>;
 
 const isObjects = (value: unknown): value is Block[] => Array.isArray(value) && value.every(isObject);
 

@@ -3,7 +3,7 @@
 import type { ServerResponse } from "node:http";
 
 /** A JSON-RPC message, read only as far as the bridge needs. */
-export interface Message {
+export interface JsonRpcMessage {
   jsonrpc?: string;
   id?: string | number | null;
   method?: string;
@@ -21,7 +21,7 @@ export class Answer {
 
   constructor(
     readonly response: ServerResponse,
-    readonly id: Message["id"],
+    readonly id: JsonRpcMessage["id"],
     readonly headers: Record<string, string>,
   ) {}
 

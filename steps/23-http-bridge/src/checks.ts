@@ -1,7 +1,7 @@
 // What a Streamable HTTP server checks before a message reaches the stdio server: who calls (Host, Origin), what
 // was sent (the path, Content-Type, Accept, MCP-Protocol-Version, one JSON-RPC message) and how much, as it arrives.
 import type { IncomingMessage } from "node:http";
-import type { Message } from "./answer.ts";
+import type { JsonRpcMessage } from "./answer.ts";
 
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 export const SUPPORTED_VERSIONS = ["2025-03-26", "2025-06-18", "2025-11-25"];
@@ -109,7 +109,7 @@ export function readBody(request: IncomingMessage, max = MAX_BODY_BYTES): Promis
 }
 
 /** One JSON-RPC message: a request, a notification or a response. */
-export function parseMessage(body: Buffer): Message {
+export function parseMessage(body: Buffer): JsonRpcMessage {
   let message: unknown;
   try {
     message = JSON.parse(body.toString("utf8"));
@@ -118,7 +118,7 @@ export function parseMessage(body: Buffer): Message {
   }
   if (Array.isArray(message))
     throw new Refusal(400, "a batch (JSON array) is not accepted: 2025-06-18 removed batches", -32600);
-  const { jsonrpc, method, result, error } = (message ?? {}) as Message;
+  const { jsonrpc, method, result, error } = (message ?? {}) as JsonRpcMessage;
   if (
     typeof message !== "object" ||
     jsonrpc !== "2.0" ||
@@ -126,6 +126,6 @@ export function parseMessage(body: Buffer): Message {
   ) {
     throw new Refusal(400, "Invalid Request: not a JSON-RPC 2.0 message", -32600);
   }
-  return message as Message;
+  return message as JsonRpcMessage;
 }
 //#endregion

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Answer, type Message } from "./answer.ts";
+import { Answer, type JsonRpcMessage } from "./answer.ts";
 import { boundConnections, TIMEOUTS } from "./connections.ts";
 import {
   checkLocal,
@@ -18,7 +18,7 @@ import {
   targetPath,
 } from "./checks.ts";
 import { roleProgram } from "./roles.ts";
-import { Session } from "./session.ts";
+import { BridgeSession } from "./session.ts";
 
 export const MAX_CHILDREN = 32; // stdio servers alive at once: one per session, and one being stopped until it exits
 /** Writes one of the bridge's log lines to stderr. */
@@ -50,18 +50,18 @@ const command = given.length > 0 ? given : tutorialServer();
 //#endregion
 
 //#region sessions
-const sessions = new Map<string, Session>();
+const sessions = new Map<string, BridgeSession>();
 let started = 0;
 let children = 0; // counted from spawn until exited: a session being stopped still holds its process
 
 /** Only an initialize request starts a session, and a new child with it: a notification cannot, having no answer. */
-async function openSession(message: Message): Promise<Session> {
+async function openSession(message: JsonRpcMessage): Promise<BridgeSession> {
   if (message.method !== "initialize") throw new Refusal(400, "Mcp-Session-Id header is required");
   if (message.id === undefined) throw new Refusal(400, "initialize is a request: it needs an id");
   if (children >= MAX_CHILDREN) await makeRoom();
   if (children >= MAX_CHILDREN) throw new Refusal(503, `${MAX_CHILDREN} servers are running; try again later`);
   children++;
-  const session: Session = new Session(`session ${++started}`, command, log, () => {
+  const session: BridgeSession = new BridgeSession(`session ${++started}`, command, log, () => {
     children--;
     sessions.delete(session.id);
   });
@@ -84,7 +84,7 @@ async function makeRoom(): Promise<void> {
   await idlest.stop();
 }
 
-function findSession(request: IncomingMessage): Session {
+function findSession(request: IncomingMessage): BridgeSession {
   const id = header(request, "mcp-session-id");
   if (id === undefined) throw new Refusal(400, "Mcp-Session-Id header is required");
   const session = sessions.get(id);

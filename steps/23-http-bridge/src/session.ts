@@ -3,7 +3,7 @@
 // business.
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Answer, Message } from "./answer.ts";
+import type { Answer, JsonRpcMessage } from "./answer.ts";
 
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 // What one session may hold for its server: answers waiting, and bytes written to a stdin it has not read yet.
@@ -19,15 +19,15 @@ type Pending = { answer: Answer; progressToken: unknown };
 
 /** A request id as a map key. */
 // Ids 1 and "1" are different requests: the key keeps the type.
-const key = (id: Message["id"]) => JSON.stringify(id);
+const key = (id: JsonRpcMessage["id"]) => JSON.stringify(id);
 /** Bytes in whole MiB, for a log line. */
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 
 // Every session's answers that their clients are not taking, the one waiting longest first: a Map keeps insertion
 // order.
-const unread = new Map<Answer, Session>();
+const unread = new Map<Answer, BridgeSession>();
 
-export class Session {
+export class BridgeSession {
   readonly id = crypto.randomUUID();
   /** Set once the child is gone; the session then answers no more requests. */
   ended = false;
@@ -95,7 +95,7 @@ export class Session {
    * Sends a client's request, as `body`, to the child; `answer` gets its response, or the notifications that belong to
    * it.
    */
-  request(message: Message, body: Buffer, answer: Answer): void {
+  request(message: JsonRpcMessage, body: Buffer, answer: Answer): void {
     const id = key(message.id);
     if (this.#pending.has(id)) return answer.fail(-32600, `request id ${id} is already in flight`);
     this.#pending.set(id, { answer, progressToken: message.params?._meta?.progressToken });
@@ -108,7 +108,7 @@ export class Session {
    * Sends a notification or a response to the child, as one JSON line on its stdin: the bytes the client sent, as they
    * came, when they hold no newline; otherwise (JSON may be spread over lines) the message written again on one line.
    */
-  send(message: Message, body?: Buffer): void {
+  send(message: JsonRpcMessage, body?: Buffer): void {
     if (this.ended) return;
     this.#lastUsed = performance.now();
     this.#child.stdin.write(
@@ -146,9 +146,9 @@ export class Session {
    * An answer goes to the POST that asked, as the line it came in; a notification to the request it belongs to, if any.
    */
   #route(line: string): void {
-    let message: Message;
+    let message: JsonRpcMessage;
     try {
-      message = JSON.parse(line) as Message;
+      message = JSON.parse(line) as JsonRpcMessage;
     } catch {
       return this.log(`${this.name}: dropped a stdout line that is not JSON: ${line.slice(0, 200)}`);
     }
@@ -173,7 +173,7 @@ export class Session {
     this.log(`${this.name}: dropped ${message.method}, which belongs to no request in flight`);
   }
 
-  #owner(message: Message): Pending | undefined {
+  #owner(message: JsonRpcMessage): Pending | undefined {
     const pending = [...this.#pending.values()];
     if (message.method === "notifications/progress") {
       const token = message.params?.progressToken;

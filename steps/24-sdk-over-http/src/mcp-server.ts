@@ -4,7 +4,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { registerCountSlowly } from "./count-slowly.ts";
 
-export function createServer(): McpServer {
+export function createMcpServer(): McpServer {
   // The logging capability makes ctx.mcpReq.log send notifications/message; without it, log() sends nothing.
   const server = new McpServer({ name: "learn-mcp-http", version: "0.1.0" }, { capabilities: { logging: {} } });
   server.registerTool(

@@ -10,7 +10,7 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { BodyBudget, boundConnections, TIMEOUTS } from "./limits.ts";
 import { checkLocal } from "./local-only.ts";
-import { createServer } from "./mcp-server.ts";
+import { createMcpServer } from "./mcp-server.ts";
 
 //#region arguments
 const args = process.argv.slice(2);
@@ -75,7 +75,7 @@ function listener(
 
 //#region serve
 // A 2026-07-28 request is served as it comes; a 2025-era one statelessly, by a fresh McpServer per request.
-const handler = createMcpHandler(createServer, { onerror: (error) => console.error(`[server] ${error.message}`) });
+const handler = createMcpHandler(createMcpServer, { onerror: (error) => console.error(`[server] ${error.message}`) });
 const mcp = toNodeHandler(handler);
 const http = createHttpServer(TIMEOUTS, listener("server", mcp));
 boundConnections(http);

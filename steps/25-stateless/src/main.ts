@@ -32,7 +32,7 @@ const envelope = (version = "2026-07-28", capabilities: object = {}) => ({
   "io.modelcontextprotocol/clientCapabilities": capabilities,
 });
 
-interface Answer {
+interface JsonRpcAnswer {
   result?: { resultType: string; content: { text: string }[]; _meta: Record<string, { name: string }> };
   error?: { code: number; message: string; data?: { supported?: string[] } };
 }
@@ -41,7 +41,7 @@ async function modern(
   method: string,
   params: Record<string, unknown>,
   version = "2026-07-28",
-): Promise<[number, string | null, Answer]> {
+): Promise<[number, string | null, JsonRpcAnswer]> {
   const headers = {
     "content-type": "application/json",
     accept: "application/json, text/event-stream",
@@ -56,7 +56,7 @@ async function modern(
     headers: { ...headers, connection: "close" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
   });
-  return [response.status, response.headers.get("mcp-session-id"), (await response.json()) as Answer];
+  return [response.status, response.headers.get("mcp-session-id"), (await response.json()) as JsonRpcAnswer];
 }
 
 const add = { name: "add", arguments: { a: 2, b: 40 }, _meta: envelope() };

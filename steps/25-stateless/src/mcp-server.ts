@@ -37,7 +37,7 @@ function greet(ctx: ServerContext): CallToolResult | InputRequiredResult {
 //#endregion
 
 /** A fresh MCP server with its tools. */
-export function createServer(): McpServer {
+export function createMcpServer(): McpServer {
   // The logging capability makes ctx.mcpReq.log send notifications/message; without it, log() sends nothing.
   const server = new McpServer({ name: "learn-mcp-http", version: "0.1.0" }, { capabilities: { logging: {} } });
   server.registerTool(

@@ -63,7 +63,7 @@ const ENVELOPE = {
 const CAN_ASK = { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } } };
 const JSON_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
-interface Answer {
+interface JsonRpcAnswer {
   result?: Record<string, unknown>;
   error?: { code: number; message: string; data?: Record<string, unknown> };
 }
@@ -84,7 +84,7 @@ async function modern(method: string, params: Record<string, unknown>, version =
   return {
     status: response.status,
     session: response.headers.get("mcp-session-id"),
-    body: (await response.json()) as Answer,
+    body: (await response.json()) as JsonRpcAnswer,
   };
 }
 

@@ -10,8 +10,8 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import { createMcpHandler, isLegacyRequest } from "@modelcontextprotocol/server";
 import { BodyBudget, boundConnections, TIMEOUTS } from "./limits.ts";
 import { checkLocal } from "./local-only.ts";
-import { createServer } from "./mcp-server.ts";
-import { Sessions } from "./sessions.ts";
+import { createMcpServer } from "./mcp-server.ts";
+import { LegacySessions } from "./sessions.ts";
 
 //#region arguments
 const args = process.argv.slice(2);
@@ -76,11 +76,11 @@ function listener(
 
 //#region serve
 // The modern handler refuses what it does not serve; isLegacyRequest is the SDK's own test for which era a request is.
-const modern = createMcpHandler(createServer, {
+const modern = createMcpHandler(createMcpServer, {
   legacy: "reject",
   onerror: (error) => console.error(`[server] ${error.message}`),
 });
-const sessions = new Sessions(createServer);
+const sessions = new LegacySessions(createMcpServer);
 const mcp = toNodeHandler({
   fetch: async (request) => ((await isLegacyRequest(request)) ? sessions.handle(request) : modern.fetch(request)),
 });

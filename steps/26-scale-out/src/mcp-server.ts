@@ -40,7 +40,7 @@ function greet(ctx: ServerContext): CallToolResult | InputRequiredResult {
 /**
  * `listen`: whether clients may listen for the board's changes, which this server offers in the 2026-07-28 era only.
  */
-export function createServer(board: Board, listen: boolean): McpServer {
+export function createMcpServer(board: Board, listen: boolean): McpServer {
   // The logging capability makes ctx.mcpReq.log send notifications/message; without it, log() sends nothing.
   const capabilities = { logging: {}, ...(listen ? { resources: { subscribe: true } } : {}) };
   const server = new McpServer({ name: "learn-mcp-http", version: "0.1.0" }, { capabilities });

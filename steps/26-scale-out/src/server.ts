@@ -17,8 +17,8 @@ import { BOARD_URI } from "./board.ts";
 import { ClusterEventBus, relayEvents } from "./bus.ts";
 import { BodyBudget, boundConnections, TIMEOUTS } from "./limits.ts";
 import { checkLocal } from "./local-only.ts";
-import { createServer } from "./mcp-server.ts";
-import { Sessions } from "./sessions.ts";
+import { createMcpServer } from "./mcp-server.ts";
+import { LegacySessions } from "./sessions.ts";
 
 //#region arguments
 const args = process.argv.slice(2);
@@ -132,12 +132,12 @@ function worker(): void {
   const name = `worker ${cluster.worker!.id}`;
   const board = { file: process.env.LEARN_MCP_BOARD!, changed: () => modern.notify.resourceUpdated(BOARD_URI) };
   // The bus is what the cluster needs: listen streams hear of changes made in any worker.
-  const modern = createMcpHandler(() => createServer(board, true), {
+  const modern = createMcpHandler(() => createMcpServer(board, true), {
     legacy: "reject",
     bus: new ClusterEventBus(),
     onerror: (error) => console.error(`[${name}] ${error.message}`),
   });
-  const sessions = new Sessions(() => createServer(board, false));
+  const sessions = new LegacySessions(() => createMcpServer(board, false));
   const mcp = toNodeHandler({
     fetch: async (request) => ((await isLegacyRequest(request)) ? sessions.handle(request) : modern.fetch(request)),
   });

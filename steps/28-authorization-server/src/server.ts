@@ -18,9 +18,9 @@ import { BOARD_URI } from "./board.ts";
 import { ClusterEventBus, relayEvents } from "./bus.ts";
 import { BodyBudget, boundConnections, TIMEOUTS } from "./limits.ts";
 import { checkLocal } from "./local-only.ts";
-import { createServer } from "./mcp-server.ts";
+import { createMcpServer } from "./mcp-server.ts";
 import { discoverIssuer, protectedResource } from "./protected-resource.ts";
-import { Sessions } from "./sessions.ts";
+import { LegacySessions } from "./sessions.ts";
 
 //#region arguments
 const args = process.argv.slice(2);
@@ -135,12 +135,12 @@ function listener(
 async function worker(): Promise<void> {
   const name = `worker ${cluster.worker!.id}`;
   const board = { file: process.env.LEARN_MCP_BOARD!, changed: () => modern.notify.resourceUpdated(BOARD_URI) };
-  const modern = createMcpHandler(() => createServer(board, true), {
+  const modern = createMcpHandler(() => createMcpServer(board, true), {
     legacy: "reject",
     bus: new ClusterEventBus(),
     onerror: (error) => console.error(`[${name}] ${error.message}`),
   });
-  const sessions = new Sessions(() => createServer(board, false));
+  const sessions = new LegacySessions(() => createMcpServer(board, false));
   const route = async (request: Request, options?: Parameters<typeof modern.fetch>[1]) =>
     (await isLegacyRequest(request)) ? sessions.handle(request, options?.authInfo) : modern.fetch(request, options);
 

@@ -1,4 +1,4 @@
-// Sessions for 2025-era clients: the one piece of state the server keeps. A session is an McpServer and its
+// LegacySessions for 2025-era clients: the one piece of state the server keeps. A session is an McpServer and its
 // transport, made at initialize and found by the Mcp-Session-Id header and the token's owner until DELETE ends it.
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type McpServer } from "@modelcontextprotocol/server";
@@ -11,7 +11,7 @@ const ownerOf = (authInfo?: AuthInfo) => JSON.stringify([authInfo?.extra?.subjec
 const refuse = (status: number, message: string) =>
   Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
 
-export class Sessions {
+export class LegacySessions {
   // A Map keeps the order in which keys were set; each request sets its session again, so the first is the least
   // recently used.
   readonly #open = new Map<string, WebStandardStreamableHTTPServerTransport>();

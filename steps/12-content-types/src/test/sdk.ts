@@ -7,7 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 export type Era = "legacy" | "modern";
 export const serverPath = fileURLToPath(new URL("../server.ts", import.meta.url));
 
-export interface Connection {
+export interface SdkConnection {
   client: Client;
   /** Everything the server wrote to stderr so far. */
   stderr: () => string;
@@ -17,7 +17,7 @@ export interface Connection {
 
 //#region connect
 /** Starts `server.ts <folder>` and connects: the 2025 handshake (`legacy`), or pinned to 2026-07-28 (`modern`). */
-export async function connect(folder: string, era: Era): Promise<Connection> {
+export async function connect(folder: string, era: Era): Promise<SdkConnection> {
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: ["--import", import.meta.resolve("tsx"), serverPath, folder],

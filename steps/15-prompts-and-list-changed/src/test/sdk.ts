@@ -2,15 +2,15 @@
 // for. The server is started as an MCP host would start it: a command line with its folder as the argument.
 import { fileURLToPath } from "node:url";
 import type { Client } from "@modelcontextprotocol/client";
-import { connect as connectTo, type Connection } from "../sdk-client.ts";
+import { connect as connectTo, type SdkConnection } from "../sdk-client.ts";
 import { sdkServer } from "../servers.ts";
 
 export type Era = "legacy" | "modern";
-export type { Connection };
+export type { SdkConnection };
 export const serverPath = fileURLToPath(new URL("../server.ts", import.meta.url));
 
 /** Starts `server.ts <folder>` and connects: the 2025 handshake (`legacy`), or pinned to 2026-07-28 (`modern`). */
-export const connect = (folder: string, era: Era): Promise<Connection> =>
+export const connect = (folder: string, era: Era): Promise<SdkConnection> =>
   connectTo(sdkServer(folder), era === "legacy" ? "legacy" : { pin: "2026-07-28" });
 
 /** Calls a tool; returns its first text item and whether it is marked isError. */
