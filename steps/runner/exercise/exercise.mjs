@@ -2,7 +2,7 @@
 // the reference gives step N back byte for byte, except tsconfig.json, which the exercise generates.
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { declarationsOf, findBlanks, parse, tokensOf } from "./blanks.mjs";
+import { declarationsOf, findBlanks, parse } from "./blanks.mjs";
 import { applyEdits, blankEdits, checkerOver, previousBody, returnTypeText, typeErrors } from "./texts.mjs";
 import { listStepFiles, readStepFile } from "../shared/repo.mjs";
 import { readRoles } from "../shared/roles.mjs";
@@ -130,4 +130,3 @@ export function writeRoles(exercisesDir, stepsDir) {
 }
 //#endregion
 
-export { tokensOf };

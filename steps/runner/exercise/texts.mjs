@@ -123,7 +123,10 @@ export function blankEdits(text, file, found, { returnType, body, stepId, blank,
       .join("");
     replacement = `{\n${kept}${indent}  ${throwLine(stepId, blank)}\n${indent}}`;
   }
-  edits.push({ start: found.body.getStart(file), end: found.body.end, text: replacement });
+  // An arrow whose body is an expression on the next line gets its block right after "=>", where a block starts.
+  const arrowBlock = body === undefined && ts.isArrowFunction(node) && !ts.isBlock(found.body);
+  const start = arrowBlock ? node.equalsGreaterThanToken.end : found.body.getStart(file);
+  edits.push({ start, end: found.body.end, text: arrowBlock ? ` ${replacement}` : replacement });
   if (note) {
     const lineStart =
       text.lastIndexOf("\n", found.outer.getFullStart() + leadingBlank(text, found.outer.getFullStart())) + 1;
