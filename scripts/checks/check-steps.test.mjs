@@ -211,7 +211,7 @@ describe("check-steps.mjs", () => {
     expect(output).not.toContain("src/test/helper.ts: reached");
   });
 
-  it("fails a step file outside the tests that contains /proc, and lets tests, their helpers and fixtures read it", () => {
+  it("fails a step file outside the tests that reads /proc; tests, their helpers and fixtures may", () => {
     const root = makeRoot();
     const reader =
       'import { readFileSync } from "node:fs";\nexport const tools = readFileSync("/proc/self/stat", "utf8");\n';
@@ -458,7 +458,7 @@ describe("restored files", () => {
     return root;
   }
 
-  it("fails a restored file that lesson.json does not give, and passes it once given; a restored test needs none", () => {
+  it("fails a restored file lesson.json does not give, passes it once given; a restored test needs none", () => {
     const missing = check(restoringRoot());
     expect(missing.status).toBe(1);
     expect(missing.output).toContain(
@@ -504,7 +504,7 @@ describe("the size rule", () => {
     ]);
   });
 
-  it("holds a step waiting for its split to the size it had, and asks to drop it from the table once within the rules", () => {
+  it("holds a step waiting for its split to its size, and asks to drop it once within the rules", () => {
     const root = makeRoot();
     // Three steps near the median, so that only the lump's own rule is at stake.
     const middling = [191, 192, 193].map((n, i) => stepOf(root, `0${i + 2}-mid${i}`, n));

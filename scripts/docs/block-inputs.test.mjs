@@ -136,7 +136,7 @@ describe("the inputs of diff and stat blocks", () => {
 });
 
 describe("the inputs of exercise blocks", () => {
-  it("include both steps, the runner's exercise and shared code and the base tsconfig, not the rest of the runner", () => {
+  it("include both steps, the runner's exercise and shared code and the base tsconfig, nothing else", () => {
     expect(moves("exercise", "2", "steps/02-two/src/greet.ts")).toBe(true);
     expect(moves("exercise", "2", "steps/01-one/src/tools.ts")).toBe(true);
     expect(moves("exercise", "2", "steps/01-one/lesson.json", '{ "title": "One", "part": "the host" }\n')).toBe(true);

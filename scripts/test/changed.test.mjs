@@ -103,7 +103,7 @@ describe("selectChanged", () => {
     expect(verdicts(root)).toEqual({ "steps/02-new/src/server.test.ts": "new since HEAD" });
   });
 
-  it("runs a tooling folder's tests when one of its files, or the runner's shared folder, differs; format-checks it", () => {
+  it("runs a tooling folder's tests when it or the runner's shared folder differs; format-checks it", () => {
     const root = makeRepo();
     write(root, "scripts/new.mjs", "export {};\n");
     expect(verdicts(root)).toEqual({ "scripts/": "scripts/new.mjs differs from HEAD" });

@@ -68,7 +68,7 @@ describe("misuse, before any exercise", () => {
 });
 
 describe("--exercise and --reset", () => {
-  test("--exercise writes the folder and its state and lists the blanks in the chapter's order; it never overwrites", async () => {
+  test("--exercise writes the folder and its state, lists the blanks in chapter order, never overwrites", async () => {
     const made = await fx.runner("2", "--exercise");
     expect(made.status).toBe(0);
     const listed = made.stdout.split("\n").filter((line) => line.startsWith("  src/"));
@@ -120,7 +120,7 @@ describe("--exercise and --reset", () => {
 });
 
 describe("--check", () => {
-  test("fails blank by blank with one summary line, then passes once written and runs the demo as the chapter shows", async () => {
+  test("fails blank by blank with one summary line, then passes and runs the demo as the chapter shows", async () => {
     const first = await fx.runner("2", "--check");
     expect(first.status).toBe(1);
     expect(first.stdout.split("\n").slice(1, 5)).toEqual([
@@ -145,7 +145,7 @@ describe("--check", () => {
     expect((await fx.runner("--progress")).stdout).toBe("02  started        Fixture 02-more (checked now)\n");
   });
 
-  test("runs step 02's tests, not the learner's copies, says so, flags a changed step, and shows a demo that differs", async () => {
+  test("runs step 02's tests, not the learner's copies, says so, flags a changed step, a differing demo", async () => {
     fx.write("src/sum.ts", REFERENCE);
     fx.write("src/sum.test.ts", 'import { test } from "vitest";\ntest("mine", () => {});\n');
     fx.write("src/main.ts", 'console.log("total 6, times 7");\n');
@@ -226,7 +226,7 @@ describe("--check --watch", () => {
 });
 
 describe("--hint and --solution", () => {
-  test("--hint names the chapter section and the failing assertion; --show prints step 02's text of that blank", async () => {
+  test("--hint names the section and the failing assertion; --show prints step 02's text of the blank", async () => {
     fx.write("src/sum.ts", withTimes('throw new Error("times: not written yet (step 02) — Multiplies two numbers.");'));
     const hint = await fx.runner("2", "--hint");
     expect(hint.status).toBe(0);

@@ -94,7 +94,7 @@ describe("flags a step declares", () => {
     expect((await run(["2", "--live"], { stepsDir: dir })).stdout).toBe('["--live"]\n');
   });
 
-  test("--live on a step that does not declare it, a prompt without --live, and --live with --diff are usage errors", async () => {
+  test("--live on a step without it, a prompt without --live, and --live with --diff: usage errors", async () => {
     const dir = stepsDir();
     const notDeclared = await run(["1", "--live"], { stepsDir: dir });
     expect([notDeclared.status, notDeclared.stdout, notDeclared.stderr.split("\n")[0]]).toEqual([

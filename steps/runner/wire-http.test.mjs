@@ -113,7 +113,7 @@ describe("tapFetch", () => {
     ]);
   });
 
-  it("numbers exchanges, quotes a body that is not JSON with secrets masked, and passes a response without body", async () => {
+  it("numbers exchanges, quotes a non-JSON body with secrets masked, passes a response without body", async () => {
     const { fetch, lines } = tapped();
     // a body is shown as it is read
     expect(await (await fetch(`${base}/text`)).text()).toBe("password=hunter2 rejected");

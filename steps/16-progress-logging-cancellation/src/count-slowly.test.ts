@@ -78,7 +78,7 @@ describe.each<Era>(["legacy", "modern"])("count_slowly, %s era", (era) => {
     await expect(setting).rejects.toMatchObject({ code: SdkErrorCode.MethodNotSupportedByProtocolVersion });
   });
 
-  it("stops the server's work when the client cancels: no progress after the cancel, and the connection serves on", async () => {
+  it("stops the server's work on a cancel: no progress after it, and the connection serves on", async () => {
     const controller = new AbortController();
     const progress: unknown[] = [];
     server.client.setNotificationHandler("notifications/progress", ({ params }) => {
@@ -94,7 +94,7 @@ describe.each<Era>(["legacy", "modern"])("count_slowly, %s era", (era) => {
     expect(await callText(server.client, "add", { a: 2, b: 40 })).toEqual({ text: "42", isError: false });
   });
 
-  it("stops the server's work when the client's request times out, since a timeout sends notifications/cancelled too", async () => {
+  it("stops the server's work on a client timeout, which sends notifications/cancelled too", async () => {
     const timedOut = count(server.client, 20, {}, { timeout: STEP_MS * 1.5 });
     await expect(timedOut).rejects.toMatchObject({ code: SdkErrorCode.RequestTimeout });
     await vi.waitFor(() => expect(server.stderr()).toMatch(/count_slowly stopped after \d of 20: .*Request timed out/));

@@ -87,7 +87,7 @@ describe("a manager with good and bad servers", () => {
     ]);
   });
 
-  test("routes tell where each name goes, for a user who names tools by server: the server and the tool's own name", () => {
+  test("routes tell where each name goes: the server and the tool's own name", () => {
     expect(manager.routes().map(({ name, server, tool }) => `${name} -> ${server} / ${tool}`)).toEqual([
       "mcp__a__b__c -> a / b__c",
       "mcp__a__crash -> a / crash",
@@ -128,7 +128,7 @@ describe("a manager with good and bad servers", () => {
     expect(lines).toContain("[a] a ready with 7 tools");
   });
 
-  test("a stdout line that is not JSON, or an answer to no request, is shown with the server's name, and the call still answers", async () => {
+  test("a stdout line not JSON, or answering no request, is shown with the server's name; calls answer", async () => {
     expect(text(await manager.callTool("mcp__a__noise"))).toBe("noisy");
     expect(lines).toContain("[a] stdout line that is not JSON, skipped: debug: this line is not JSON");
     // A message of the wrong kind reaches the Client, whose complaint goes to the same place.
@@ -186,7 +186,7 @@ test("a server that dies is restarted on its next use, and marked failed when it
   }
 }, 30_000);
 
-test("closeAll leaves no process behind, not even the grandchild a wrapper started, and says what it SIGKILLed", async () => {
+test("closeAll leaves no process, not even a wrapper's grandchild, and says what it SIGKILLed", async () => {
   const lines: string[] = [];
   const manager = new McpManager([stdio("wrapped", process.execPath, [fixture("wrapper.mjs"), "wrapped", "x"])], {
     log: (line) => lines.push(line),
@@ -201,7 +201,7 @@ test("closeAll leaves no process behind, not even the grandchild a wrapper start
   expect(lines).toContain(`[wrapped] still running 2000 ms after SIGTERM: SIGKILL to its process group ${groups[0]}`);
 }, 30_000);
 
-test("a stderr line without end is kept up to the bound and printed cut, and the server's calls still answer", async () => {
+test("a stderr line without end is kept to the bound and printed cut; the calls still answer", async () => {
   const lines: string[] = [];
   let printed = () => {};
   const cutLine = new Promise<void>((resolve) => (printed = resolve));
@@ -224,7 +224,7 @@ test("a stderr line without end is kept up to the bound and printed cut, and the
   }
 }, 30_000);
 
-test("escape sequences and control characters in a server's name, stderr and stdout never reach a printed line", async () => {
+test("escape sequences and control characters in a server's name, stderr and stdout are never printed", async () => {
   const lines: string[] = [];
   const hostile = "\u001b]0;pwned\u0007\u001b[2Jred\rdone\u0007\u009b31m";
   const manager = new McpManager(
@@ -248,7 +248,7 @@ test("escape sequences and control characters in a server's name, stderr and std
   }
 });
 
-test("a burst of list_changed notifications costs one tools/list in flight and one more, and the list ends current", async () => {
+test("a burst of list_changed costs one tools/list in flight and one more; the list ends current", async () => {
   const lists: string[][] = [];
   let changed = () => {};
   const manager = new McpManager([stdio("churn", process.execPath, [fixture("churn.mjs")])], {
@@ -272,7 +272,7 @@ test("a burst of list_changed notifications costs one tools/list in flight and o
   }
 });
 
-test("a qualified name never moves to another server: a newcomer whose name is taken gets the next one, with a warning", async () => {
+test("a qualified name never moves: a newcomer whose name is taken gets the next one, and a warning", async () => {
   const warnings: string[] = [];
   let changed = () => {};
   // "v.x" and "v_x" both read mcp__v_x__…; v_x offers secret from the start, v.x only after unlock.

@@ -149,7 +149,7 @@ test("SIGTERM while it waits for a command closes its servers and exits 143", as
   expect(await leftInGroups([server], 5000)).toEqual([]);
 });
 
-test("a second SIGINT while it stops changes nothing: a server that ignores SIGTERM is SIGKILLed, named, and nothing is left", async () => {
+test("a second SIGINT changes nothing: a server ignoring SIGTERM is SIGKILLed and named; none left", async () => {
   // A launcher that ignores SIGTERM and the end of its stdin, and its server, which does the same.
   const folder = project("stubborn", {
     stubborn: { command: process.execPath, args: [fixture("wrapper.mjs"), "stubborn", "open"] },

@@ -137,7 +137,7 @@ describe("the loop", () => {
     expect(model.failures).toEqual([]);
   });
 
-  test("a server that crashes: the model is told it stopped, and what it wrote to stderr stays on the terminal", async () => {
+  test("a server that crashes: the model is told it stopped; its stderr stays on the terminal", async () => {
     const turns: Turn[] = [
       { expect: { prompt: "crash" }, reply: [use("mcp__crashy__crash", {})] },
       {

@@ -141,7 +141,7 @@ describe("the loop", () => {
     expect(model.failures).toEqual([]);
   });
 
-  test("a server that crashes: the model is told it stopped, and what it wrote to stderr stays on the terminal", async () => {
+  test("a server that crashes: the model is told it stopped; its stderr stays on the terminal", async () => {
     const turns: Turn[] = [
       { expect: { prompt: "crash" }, reply: [use("mcp__crashy__crash", {})] },
       {
@@ -191,7 +191,7 @@ describe("the loop", () => {
 });
 
 describe("approval", () => {
-  test("a call the user does not approve never reaches the server, and the model gets the refusal as an error", async () => {
+  test("a call the user does not approve never reaches the server; the model gets the refusal", async () => {
     const refusal =
       "the call was not approved: mcp__calc__add is not in the allow list (--allow), and there is no terminal to ask";
     const turns: Turn[] = [
@@ -226,7 +226,7 @@ describe("approval", () => {
     expect(serverLines.filter((line) => line.includes("called"))).toEqual(['[calc] called add {"a":3,"b":4}']);
   });
 
-  test("--allow 'mcp__demo__*' allows the tools of server demo, not those of demo::evil, offered as mcp__demo__evil__add", async () => {
+  test("--allow 'mcp__demo__*' allows server demo's tools, not demo::evil's mcp__demo__evil__add", async () => {
     const refusal =
       "the call was not approved: mcp__demo__evil__add is not in the allow list (--allow), and there is no terminal to ask";
     const turns: Turn[] = [

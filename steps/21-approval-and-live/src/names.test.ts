@@ -37,7 +37,7 @@ describe("assignNames", () => {
     expect(warnings).toEqual(['tool "x_y" of server "a" is offered as mcp__a__x_y_2: mcp__a__x_y is taken']);
   });
 
-  test("a server or tool name containing __ collides only where the whole names match, and each keeps its own route", () => {
+  test("a server or tool name with __ collides only where whole names match; each keeps its route", () => {
     // "a__b" + "c" and "a" + "b__c" both read mcp__a__b__c: splitting on "__" could not tell them apart.
     const routes = assignNames([
       { server: "a__b", tool: "c" },
@@ -91,7 +91,7 @@ test("routeTable leads each qualified name back to its server, the tool's origin
   });
 });
 
-test("a name once given stays with its tool: a newcomer that sorts first gets the next number, and a freed name is not reused", () => {
+test("a name stays with its tool: a newcomer sorting first gets the next number; freed names stay unused", () => {
   const given = new Map<string, string>();
   const warnings: string[] = [];
   const names = (tools: { server: string; tool: string }[]) =>

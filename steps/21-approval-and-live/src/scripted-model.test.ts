@@ -196,7 +196,7 @@ describe("a request the Messages API would call invalid is a 400, not a 500", ()
     expect((await post(ask("add 1 and 2"))).status).toBe(200); // and it still serves the script
   });
 
-  test("anything else that throws is a 500 without its text, one line on stderr, and the next request is served", async () => {
+  test("anything else that throws is a 500 without its text, one stderr line, and the next is served", async () => {
     const broken = {
       ...TURNS[0]!,
       expect: {

@@ -60,7 +60,7 @@ function ask(args: string[], env: Record<string, string>): Promise<{ status: num
   });
 }
 
-test("the key goes to the API as a bearer token and nowhere else: not to the servers, not to the output when the API quotes it", async () => {
+test("the key goes to the API as a bearer token only: not to the servers, not to output quoting it", async () => {
   const result = await ask(["hi"], {
     ANTHROPIC_API_KEY: KEY,
     ANTHROPIC_BASE_URL: url,
@@ -98,7 +98,7 @@ test("no key, or a bad number: a usage error before anything is sent", async () 
   expect(received).toEqual([]);
 });
 
-test("escape sequences and control characters the model sends, in its text or a tool name, never reach the output", async () => {
+test("escape sequences and control characters from the model, in text or a tool name, are never printed", async () => {
   const name = "mcp__calc__add\u001b[2J\u0007";
   const model = await startScriptedModel([
     {
@@ -129,7 +129,7 @@ test("escape sequences and control characters the model sends, in its text or a 
   }
 });
 
-test("a second SIGINT while it stops changes nothing: a server that ignores SIGTERM is SIGKILLed, named, and nothing is left", async () => {
+test("a second SIGINT changes nothing: a server ignoring SIGTERM is SIGKILLed and named; none left", async () => {
   // A launcher that ignores SIGTERM and the end of its stdin, with its server; and an API that never answers.
   const folder = mkdtempSync(path.join(tmpdir(), "learn-mcp-ask-signal-"));
   const wrapper = fileURLToPath(new URL("./fixtures/wrapper.mjs", import.meta.url));

@@ -161,7 +161,7 @@ describe("entries", () => {
     ]);
   });
 
-  test("shows each value taken from the environment as ${VAR}, in the command line and the URL, and lists those values", () => {
+  test("shows each value from the environment as ${VAR}, in the command line and the URL, and lists them", () => {
     const { project } = folders({
       "project/.mcp.json": {
         mcpServers: {

@@ -13,7 +13,7 @@ import { groupsBelow, leftAfter } from "./test/tree.ts";
 const tmp = mkdtempSync(path.join(tmpdir(), "learn-mcp-main-test-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-test("SIGINT, and SIGINT again at once, as soon as the project is written: no folder and no process is left", async () => {
+test("SIGINT twice at once, as soon as the project is written: no folder and no process is left", async () => {
   const main = fileURLToPath(new URL("./main.ts", import.meta.url));
   // The demo's folder goes where TMPDIR says, so that this test can see it.
   const demo = spawn(process.execPath, ["--import", import.meta.resolve("tsx"), main], {

@@ -72,7 +72,7 @@ describe("a remote server behind a bearer token", () => {
     expect(manager.status()).toEqual([{ name: "remote", state: "closed", tools: 1 }]);
   });
 
-  test("a wrong token fails that server with the status and what the server said, and the others still work", async () => {
+  test("a wrong token fails that server with its status and what it said; the others still work", async () => {
     const manager = managerFor({
       good: { type: "http", url: remote.url, headers: { Authorization: `Bearer ${TOKEN}` } },
       "wrong-token": { type: "http", url: remote.url, headers: { Authorization: "Bearer nope" } },
@@ -100,7 +100,7 @@ describe("a remote server behind a bearer token", () => {
     await manager.closeAll();
   });
 
-  test("what a server quotes back is masked before it is cut, in lastError and in the log, and the URL keeps ${VAR}", async () => {
+  test("a server's quoted text is masked before it is cut, in lastError and the log; URLs keep ${VAR}", async () => {
     const secrets = { GH_TOKEN: "ghp_0123456789abcdef", TEAM: "blue-team-7", PORT: new URL(silentUrl).port };
     const url = "http://127.0.0.1:${PORT}/echo-all";
     const headers = {
@@ -138,7 +138,7 @@ describe("a remote server behind a bearer token", () => {
 });
 
 describe("servers that fail", () => {
-  test("one that never answers times out, it got the headers, and its request is cut off, not left waiting", async () => {
+  test("one that never answers times out after the headers, and its request is cut off", async () => {
     // Every fetch's signal, to see that the request the server never answered is aborted when the transport closes.
     const signals: AbortSignal[] = [];
     const realFetch = globalThis.fetch;
@@ -184,7 +184,7 @@ describe("servers that fail", () => {
     await manager.closeAll();
   });
 
-  test("one that goes away after connecting: each call fails with why, and the server stays ready for the next", async () => {
+  test("one that goes away after connecting: each call fails with why; the server stays ready", async () => {
     const flaky = await startRemote(TOKEN);
     const manager = managerFor({
       flaky: { type: "http", url: flaky.url, headers: { Authorization: `Bearer ${TOKEN}` } },

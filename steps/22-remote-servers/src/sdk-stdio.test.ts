@@ -20,7 +20,7 @@ function running(marker: string): number[] {
     .map(([pid]) => Number(pid));
 }
 
-test("the SDK's stdio client hands the server a stripped environment, and its close() leaves a wrapper's child running", async () => {
+test("the SDK's stdio client strips the server's environment, and close() leaves a wrapper's child", async () => {
   const label = `sdk-stdio-${process.pid}`; // marks this test's processes in ps's listing
   process.env.FIXTURE_SETTING = "set in the host";
   const transport = new StdioClientTransport({

@@ -23,7 +23,7 @@ async function host(script: string) {
   return { child, output, exited, printed };
 }
 
-test("SIGTERM and SIGHUP while it stops after a SIGINT change nothing: it exits once, with SIGINT's status", async () => {
+test("SIGTERM and SIGHUP while stopping after a SIGINT change nothing: one exit, SIGINT's status", async () => {
   const { child, output, exited, printed } = await host(
     'exitOnSignals().push(() => (console.log("stopping"), new Promise((resolve) => setTimeout(() => (console.log("stopped"), resolve()), 500))))',
   );

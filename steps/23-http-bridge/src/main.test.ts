@@ -42,7 +42,7 @@ function startDemo() {
   return { demo, output, exited };
 }
 
-test("Ctrl-C while the SDK's client uses the bridge ends the demo with one line and status 130, and stops the bridge", async () => {
+test("Ctrl-C during the demo ends it with one line and status 130, and stops the bridge", async () => {
   const { demo, output, exited } = startDemo();
   await until(() => output.stdout.includes("listening on "));
   process.kill(-demo.pid!, "SIGINT"); // what a terminal does: the whole foreground group
@@ -51,7 +51,7 @@ test("Ctrl-C while the SDK's client uses the bridge ends the demo with one line 
   expect(await leftInGroups([demo.pid!])).toEqual([]);
 }, 30_000);
 
-test("a request that fails because the bridge stopped first still ends in that one line, not the client's stack trace", async () => {
+test("a request failing because the bridge stopped first still ends in one line, no stack trace", async () => {
   const { demo, output, exited } = startDemo();
   await until(() => output.stdout.includes("listening on "));
   const bridge = (await childrenOf(demo.pid!)).find(({ command }) => command.includes("server.ts"))!.pid;

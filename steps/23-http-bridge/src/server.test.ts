@@ -78,7 +78,7 @@ describe("in front of the fixture server", () => {
     });
   });
 
-  test("Host is localhost, 127.0.0.1 or [::1] with an optional port 1-65535, read by hand; Origin the same after http(s)://", async () => {
+  test("Host is localhost, 127.0.0.1 or [::1], optional port 1-65535, read by hand; Origin likewise", async () => {
     const session = await bridge.open();
     const body = JSON.stringify(ping());
     const postWith = (headers: string[]) =>
@@ -283,7 +283,7 @@ describe("in front of the fixture server", () => {
     ]).toEqual([3, false, 3, false]);
   });
 
-  test("a request from the server travels on the stream of the one request in flight, and the client's answer reaches it", async () => {
+  test("a server request travels on the one request's stream in flight, and the answer reaches it", async () => {
     const session = await bridge.open();
     const answer = await bridge.post(call(1, "ask"), session);
     expect(answer.headers.get("content-type")).toBe("text/event-stream");
@@ -301,7 +301,7 @@ describe("in front of the fixture server", () => {
     expect(stream).toContain('"text":"the client answered roots/list: {\\"roots\\":[]}"');
   });
 
-  test("a request from the server while two are in flight is refused at once, since it could belong to either", async () => {
+  test("a server request while two are in flight is refused at once: it could belong to either", async () => {
     const session = await bridge.open();
     const slow = bridge.post(call(1, "wait", { ms: 400 }), session);
     await sleep(100);
@@ -490,7 +490,7 @@ test("without a command it serves chapter 16's server, progress included", async
   }
 });
 
-test("children are counted until they have exited: a flood of initialize requests and notifications never runs more than 32", async () => {
+test("children count until they exit: a flood of initialize requests never runs more than 32", async () => {
   // Answers every line with an empty result for id 0, and takes a second to exit once its stdin ends.
   const bridge = await startBridge([
     "sh",

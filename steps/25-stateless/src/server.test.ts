@@ -177,7 +177,7 @@ describe("2026-07-28: every request stands alone", () => {
       expect(answer.body.error?.data).toMatchObject({ supported: ["2026-07-28"], requested: "2099-01-01" });
   });
 
-  it("asks for input with an input_required result, and completes when the call comes back with the answer", async () => {
+  it("asks with an input_required result, and completes when the call comes back answered", async () => {
     const first = await modern("tools/call", { name: "greet", arguments: {}, _meta: CAN_ASK });
     expect(first.body.result).toMatchObject({
       resultType: "input_required",

@@ -45,7 +45,7 @@ async function register(): Promise<string> {
 }
 
 describe("the authorization server", () => {
-  it("registers a public client and gives it, for the code and its PKCE verifier, a JWT for the server named", async () => {
+  it("registers a public client and trades its code and PKCE verifier for a JWT for the server named", async () => {
     const metadata = await discoverAuthorizationServerMetadata(auth.url);
     const clientInformation = await registerClient(auth.url, { metadata, clientMetadata: CLIENT });
     const resource = new URL(server.url);

@@ -149,7 +149,7 @@ describe("a token's clock and owner", () => {
     expect(answer.status).toBe(200);
   });
 
-  it("keeps a 2025 session to the user and client that opened it: another's token finds no session (404), the owner's still does", async () => {
+  it("keeps a 2025 session to whoever opened it: another's token gets 404, the owner's still works", async () => {
     const opened = await raw(server.url, "POST", await as({ sub: "alice" }), initialize);
     const session = { "mcp-session-id": String(opened.headers["mcp-session-id"]) };
     expect([opened.status, session["mcp-session-id"]]).toEqual([200, expect.stringMatching(/^[0-9a-f-]{36}$/)]);

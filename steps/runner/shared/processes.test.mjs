@@ -105,7 +105,7 @@ describe.runIf(canReadProc())("with and without /proc", () => {
 
 // The kernel names a process after the file it ran, here a link whose name holds ") " and spaces as a field would.
 describe.runIf(canReadProc())("procStat", () => {
-  test("reads the fields after the last parenthesis, whatever the name holds, and nothing once it is gone", async () => {
+  test("reads the fields after the last parenthesis, whatever the name holds; nothing once gone", async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-procstat-"));
     try {
       const link = path.join(dir, "a) R 1 2");
