@@ -44,12 +44,12 @@ if (responseMode !== "json" && responseMode !== "sse") {
   process.exit(64);
 }
 const factory = (await import(roleProgram("SDK server over HTTP, its McpServer factory"))) as {
-  createServer: () => McpServer;
+  createMcpServer: () => McpServer;
 };
 
 //#region serve
 // As step 24 serves it, but with the response mode fixed: "json" never streams, "sse" always does.
-const handler = createMcpHandler(factory.createServer, {
+const handler = createMcpHandler(factory.createMcpServer, {
   responseMode,
   onerror: (error) => console.error(`[sdk] ${error.message}`),
 });

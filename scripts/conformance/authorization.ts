@@ -8,7 +8,7 @@ import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 import { startServer } from "./processes.ts";
 
 type Follow = (start: URL, redirectUri: string) => Promise<URLSearchParams>;
-const { followToRedirectUri } = (await import(roleProgram("OAuth client without a browser"))) as {
+const { followToRedirectUri } = (await import(roleProgram("OAuth redirects without a browser"))) as {
   followToRedirectUri: Follow;
 };
 

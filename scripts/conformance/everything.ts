@@ -6,5 +6,5 @@ import { serveEverything } from "./serve.ts";
 
 const FACTORY_ROLE = "SDK server over HTTP, its McpServer factory";
 
-const { createServer } = (await import(roleProgram(FACTORY_ROLE))) as { createServer: () => McpServer };
-serveEverything(createServer, process.argv.slice(2));
+const { createMcpServer } = (await import(roleProgram(FACTORY_ROLE))) as { createMcpServer: () => McpServer };
+serveEverything(createMcpServer, process.argv.slice(2));

@@ -20,9 +20,9 @@ import { registerModernFixtures } from "./modern-fixtures.ts";
 type Factory = (context: Pick<McpRequestContext, "era">) => McpServer;
 
 /** A factory of McpServers with the tutorial's tools and the suite's fixtures for the era each will serve. */
-function everything(createServer: () => McpServer): Factory {
+function everything(createMcpServer: () => McpServer): Factory {
   return ({ era }) => {
-    const server = createServer();
+    const server = createMcpServer();
     registerContentTools(server);
     registerResources(server);
     registerPrompts(server);
@@ -140,11 +140,11 @@ function serveHttp(createEverything: Factory, port: number): void {
 
 //#region main
 /** `--port N` (0: a free port; the listening line goes to stderr) or `--stdio`. */
-export function serveEverything(createServer: () => McpServer, args: string[]): void {
+export function serveEverything(createMcpServer: () => McpServer, args: string[]): void {
   const port = args[0] === "--port" && args.length === 2 ? Number(args[1]) : NaN;
   if (args.length === 1 && args[0] === "--stdio")
-    serveStdio(everything(createServer), { onerror: (error) => console.error(`[everything] ${error.message}`) });
-  else if (Number.isInteger(port) && port >= 0 && port < 65536) serveHttp(everything(createServer), port);
+    serveStdio(everything(createMcpServer), { onerror: (error) => console.error(`[everything] ${error.message}`) });
+  else if (Number.isInteger(port) && port >= 0 && port < 65536) serveHttp(everything(createMcpServer), port);
   else {
     console.error("usage: everything.ts --port N | --stdio");
     process.exit(64);

@@ -135,6 +135,7 @@ function listener(
 async function worker(): Promise<void> {
   const name = `worker ${cluster.worker!.id}`;
   const board = { file: process.env.LEARN_MCP_BOARD!, changed: () => modern.notify.resourceUpdated(BOARD_URI) };
+  // The bus is what the cluster needs: listen streams hear of changes made in any worker.
   const modern = createMcpHandler(() => createMcpServer(board, true), {
     legacy: "reject",
     bus: new ClusterEventBus(),

@@ -8,7 +8,7 @@ export const MAX_SESSIONS = 32;
 /** Who a token speaks for, as a key: its subject (the user) and the client it was issued to. */
 const ownerOf = (authInfo?: AuthInfo) => JSON.stringify([authInfo?.extra?.subject ?? null, authInfo?.clientId ?? null]);
 
-const refuse = (status: number, message: string) =>
+const refuse = (status: number, message: string): Response =>
   Response.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, { status });
 
 export class LegacySessions {
@@ -54,6 +54,7 @@ export class LegacySessions {
     return response;
   }
 
+  /** Ends the session used least recently, to make room for a new one. */
   // A client can go away without DELETE (the SDK's close() sends none), and its session would stay for good: past the
   // bound, the session used least recently ends. Its client gets 404 next time, which means "initialize again".
   async #endLeastRecent(): Promise<void> {
@@ -63,6 +64,7 @@ export class LegacySessions {
     await transport.close();
   }
 
+  /** Closes every session. */
   async closeAll(): Promise<void> {
     await Promise.all([...this.#open.values()].map((transport) => transport.close()));
     this.#open.clear();

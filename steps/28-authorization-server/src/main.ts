@@ -76,6 +76,7 @@ const metadata = await discoverAuthorizationServerMetadata(auth.url);
 const redirectUri = "http://127.0.0.1/callback";
 const clientMetadata = {
   client_name: "learn-mcp demo client",
+  application_type: "native", // a program on the user's machine: a loopback redirect is allowed (RFC 8252)
   redirect_uris: [redirectUri],
   grant_types: ["authorization_code"],
   response_types: ["code"],
