@@ -9,6 +9,8 @@ import { isStepTest } from "../test/select.mjs";
 import { reach } from "../test/inputs.mjs";
 import { byCodeUnit, listStepFiles, REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
+const NAME_LINE = /^[ \t]*"name"[ \t]*:.*$/m;
+
 export const RECORD = path.join(REPO_ROOT, "docs", ".exercises.json");
 // The generator is exercise.mjs and what it imports; the rest of the folder (--from-mine, tests) makes no exercise
 // here.
@@ -69,13 +71,22 @@ export function inputsDigest(step, previous, reached, root = REPO_ROOT) {
   }
   const hash = createHash("sha256");
   hash.update(`typescript@${version("typescript")} vitest@${version("vitest")}\n`);
-  const keyOf = (file) => path.relative(root, file).split(path.sep).join("/");
-  for (const file of [...files].sort(byCodeUnit)) {
-    const content = existsSync(file) ? createHash("sha256").update(readFileSync(file)).digest("hex") : "missing";
-    hash.update(`${keyOf(file)}\0${content}\n`);
-  }
-  for (const file of [...missing].filter((file) => !files.has(file)).sort(byCodeUnit))
-    hash.update(`${keyOf(file)}\0missing\n`);
+  // Keyed by slug, not by folder, and with a package's name line left out: renumbering steps (step:new) changes no
+  // result, so it leaves their entries fresh.
+  const keyOf = (file) =>
+    path
+      .relative(root, file)
+      .split(path.sep)
+      .join("/")
+      .replace(/(^|\/)steps\/\d\d-/, "$1steps/");
+  const bytesOf = (file) =>
+    path.basename(file) === "package.json" ? readFileSync(file, "utf8").replace(NAME_LINE, "") : readFileSync(file);
+  const entries = [...files].map((file) => [
+    keyOf(file),
+    existsSync(file) ? createHash("sha256").update(bytesOf(file)).digest("hex") : "missing",
+  ]);
+  for (const file of [...missing].filter((file) => !files.has(file))) entries.push([keyOf(file), "missing"]);
+  for (const [key, content] of entries.sort(([a], [b]) => byCodeUnit(a, b))) hash.update(`${key}\0${content}\n`);
   return hash.digest("hex");
 }
 

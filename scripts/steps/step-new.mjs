@@ -105,10 +105,10 @@ function nextSteps(plan) {
     `write the lesson in steps/${plan.folder}/ and list its files in lesson.json "changes"`,
     `fill docs/${plan.folder}.md, and point the "Next" link of docs/${plan.source.folder}.md at it`,
     `pnpm docs:sync  (${renumbered.length > 0 ? "the renumbered chapters' blocks are generated again" : "fills the new chapter's blocks"})`,
-    // check:exercises re-checks every step whose record entry is stale: the new one, and each renumbered one (the
-    // record in docs/.exercises.json is keyed by folder).
+    // check:exercises re-checks each step whose record entry is stale: the new one and the one after it, whose
+    // previous step it is. The renumbered steps stay fresh: the record's digests name steps by slug.
     `pnpm check:exercises  (once the lesson is written: re-checks step ${n}` +
-      `${renumbered.length > 0 ? ` and the renumbered ${renumbered.join(", ")}` : ""})`,
+      `${renumbered.length > 0 ? ` and step ${renumbered[0]}` : ""})`,
   ];
 }
 

@@ -88,9 +88,7 @@ describe("step:new", { timeout: 30_000 }, () => {
     const { status, output } = stepNew(root, "framing", "--after", "1");
     expect(output).toContain("check-steps: 4 steps, 0 errors");
     expect(output).toContain("renumbered 02-sum -> 03-sum");
-    expect(output).toContain(
-      "pnpm check:exercises  (once the lesson is written: re-checks step 02 and the renumbered 03, 04)",
-    );
+    expect(output).toContain("pnpm check:exercises  (once the lesson is written: re-checks step 02 and step 03)");
     expect(status).toBe(0);
     for (const folder of ["01-echo", "02-framing", "03-sum", "04-tools"]) {
       expect(JSON.parse(read(root, `steps/${folder}/package.json`)).name).toBe(`@learn-mcp/${folder}`);
