@@ -24,7 +24,6 @@ export const SPLIT_PENDING = {
   "agent-loop": 506,
   "approval-and-live": 303,
   "remote-servers": 257,
-  "http-bridge": 902,
   "sdk-over-http": 257,
   "scale-out": 303,
 };

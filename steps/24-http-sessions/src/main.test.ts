@@ -1,0 +1,61 @@
+// The demo stopped halfway, as Ctrl-C stops it: one line says where it was, with no client's stack trace.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { afterEach, expect, test } from "vitest";
+import { leftInGroups } from "./groups.ts";
+import { childrenOf } from "./test/bridge.ts";
+
+const started: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) {
+    try {
+      process.kill(-child.pid!, "SIGKILL"); // the whole group: a demo that failed may leave its bridge behind
+    } catch {
+      // already gone
+    }
+  }
+});
+
+const until = async (condition: () => boolean) => {
+  while (!condition()) await sleep(20);
+};
+
+/** The demo in a process group of its own, as a shell runs it, with what it printed so far. */
+function startDemo() {
+  const demo = spawn(
+    process.execPath,
+    ["--import", import.meta.resolve("tsx"), fileURLToPath(new URL("./main.ts", import.meta.url))],
+    {
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  started.push(demo);
+  const output = { stdout: "", stderr: "" };
+  demo.stdout!.setEncoding("utf8").on("data", (text: string) => (output.stdout += text));
+  demo.stderr!.setEncoding("utf8").on("data", (text: string) => (output.stderr += text));
+  const exited = once(demo, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+  return { demo, output, exited };
+}
+
+test("Ctrl-C during the demo ends it with one line and status 130, and stops the bridge", async () => {
+  const { demo, output, exited } = startDemo();
+  await until(() => output.stdout.includes("listening on "));
+  process.kill(-demo.pid!, "SIGINT"); // what a terminal does: the whole foreground group
+  expect(await exited).toEqual([130, null]);
+  expect(output.stderr).toBe("interrupted while using the bridge with the SDK's client\n");
+  expect(await leftInGroups([demo.pid!])).toEqual([]);
+}, 30_000);
+
+test("a request failing because the bridge stopped first still ends in one line, no stack trace", async () => {
+  const { demo, output, exited } = startDemo();
+  await until(() => output.stdout.includes("listening on "));
+  const bridge = (await childrenOf(demo.pid!)).find(({ command }) => command.includes("server.ts"))!.pid;
+  process.kill(bridge, "SIGTERM"); // it closes every connection, then exits: the demo's request fails first
+  while ((await childrenOf(demo.pid!)).some(({ pid }) => pid === bridge)) await sleep(20);
+  process.kill(demo.pid!, "SIGTERM");
+  expect(await exited).toEqual([143, null]);
+  expect(output.stderr).toBe("interrupted while using the bridge with the SDK's client\n");
+}, 30_000);
