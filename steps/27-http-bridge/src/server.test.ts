@@ -42,6 +42,12 @@ describe("in front of the fixture server", () => {
       ["Content-Type", post({ "content-type": "text/plain" }), 415, -32000],
       ["Accept without text/event-stream", post({ accept: "application/json" }), 406, -32000],
       ["unsupported MCP-Protocol-Version", post({ "mcp-protocol-version": "2024-11-05" }), 400, -32000],
+      [
+        "unsupported MCP-Protocol-Version on DELETE",
+        rawRequest(bridge.url, "DELETE", { "mcp-session-id": session, "mcp-protocol-version": "2024-11-05" }),
+        400,
+        -32000,
+      ],
       ["malformed JSON", post({}, '{"jsonrpc":'), 400, -32700],
       ["a batch", post({}, `[${JSON.stringify(ping())}]`), 400, -32600],
       ["not JSON-RPC", post({}, '{"id":1}'), 400, -32600],
@@ -662,6 +668,10 @@ test.concurrent(
         ) ?? [];
       expect([name, Number(held)]).toEqual([names[0], expect.any(Number)]);
       expect(Number(held)).toBeGreaterThan(64);
+      // Its unread answer is dropped with it, so the others fit again and keep their servers (a session started and
+      // answered since makes sure every line the bridge wrote before has arrived).
+      expect((await bridge.post(ping(50), await bridge.open())).status).toBe(200);
+      expect(stopped()).toHaveLength(1);
       // A client that reads gets its whole answer, and the bridge stops whoever waits longest to make room for it.
       const reader = await bridge.open();
       const answer = await (await bridge.post(flood(99), reader)).text();
