@@ -20,7 +20,6 @@ export const SPLIT_PENDING = {
   "mcp-client": 345,
   "workspace-files": 310,
   "host-config": 345,
-  "mcp-manager": 796,
   "agent-loop": 506,
   "approval-and-live": 303,
   "remote-servers": 257,
