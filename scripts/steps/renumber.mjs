@@ -40,7 +40,7 @@ export function renameFolders(text, renames) {
 
 const MENTION = /\b((?:chapters?|steps?)\s+)(\d{1,2}\b(?:\s*(?:,|–|-|to|and|or|&)\s*\d{1,2}\b)*)/gi;
 const LINK = /\[([^\]]*)\]\(([^)\s]+)\)/g;
-const GEN_NUMBER = /^(<!-- gen (?:run|wire|diff|stat|exercise) )(\d+)/;
+const GEN_NUMBER = /^(<!-- gen (?:run|wire|diff|stat|exercise|part|map) )(\d+)/;
 const RUN_MJS = /(steps\/run\.mjs )(\d+)\b/g;
 
 /** Renumbers the Markdown of one file; `shift` maps an old step number to its new one. */

@@ -7,7 +7,7 @@ const shift = (n) => (n > 1 ? n + 1 : n);
 
 describe("renumberMarkdown", () => {
   it("renumbers every gen marker that takes a step number, and run.mjs commands", () => {
-    for (const kind of ["run", "wire", "diff", "stat", "exercise"]) {
+    for (const kind of ["run", "wire", "diff", "stat", "exercise", "part", "map"]) {
       expect(renumberMarkdown(`<!-- gen ${kind} 9 src/a.ts -->`, shift)).toBe(`<!-- gen ${kind} 10 src/a.ts -->`);
     }
     expect(renumberMarkdown("<!-- gen exec node steps/run.mjs 2 --wire | grep x -->", shift)).toBe(
