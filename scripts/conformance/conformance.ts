@@ -41,8 +41,8 @@ async function bundle(): Promise<{ everything: string; client: string }> {
   const serve = path.join(HERE, "serve.ts");
   writeFileSync(
     entry,
-    `import { createServer } from ${JSON.stringify(factory)};\nimport { serveEverything } ` +
-      `from ${JSON.stringify(serve)};\nserveEverything(createServer, process.argv.slice(2));\n`,
+    `import { createMcpServer } from ${JSON.stringify(factory)};\nimport { serveEverything } ` +
+      `from ${JSON.stringify(serve)};\nserveEverything(createMcpServer, process.argv.slice(2));\n`,
   );
   const outputs = { everything: path.join(work, "everything.mjs"), client: path.join(work, "client.mjs") };
   await Promise.all([

@@ -129,4 +129,3 @@ export function writeRoles(exercisesDir, stepsDir) {
   writeFileSync(path.join(exercisesDir, "roles.json"), `${JSON.stringify(table, null, 2)}\n`);
 }
 //#endregion
-
