@@ -1,6 +1,6 @@
-// The SDK rows' server: the tutorial's McpServer factory behind createMcpHandler and toNodeHandler, behind step 24's
-// local-only check and bounds, in the response mode asked for. `http-sdk.ts json|sse`; prints `listening on URL` on
-// stderr.
+// The SDK rows' server: the tutorial's McpServer factory behind createMcpHandler and toNodeHandler, behind the
+// local-only check and bounds of the "SDK server over HTTP" role, in the response mode asked for.
+// `http-sdk.ts json|sse`; prints `listening on URL` on stderr.
 import {
   createServer as createHttpServer,
   type IncomingMessage,
@@ -48,7 +48,7 @@ const factory = (await import(roleProgram("SDK server over HTTP, its McpServer f
 };
 
 //#region serve
-// As step 24 serves it, but with the response mode fixed: "json" never streams, "sse" always does.
+// As the "SDK server over HTTP" serves it, but with the response mode fixed: "json" never streams, "sse" always does.
 const handler = createMcpHandler(factory.createMcpServer, {
   responseMode,
   onerror: (error) => console.error(`[sdk] ${error.message}`),

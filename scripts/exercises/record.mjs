@@ -10,6 +10,7 @@ import { reach } from "../test/inputs.mjs";
 import { byCodeUnit, listStepFiles, REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
 
 const NAME_LINE = /^[ \t]*"name"[ \t]*:.*$/m;
+const ROLE_FOLDER = /"\d\d-(?=[a-z0-9-]+\/)/g;
 
 export const RECORD = path.join(REPO_ROOT, "docs", ".exercises.json");
 // The generator is exercise.mjs and what it imports; the rest of the folder (--from-mine, tests) makes no exercise
@@ -79,8 +80,12 @@ export function inputsDigest(step, previous, reached, root = REPO_ROOT) {
       .split(path.sep)
       .join("/")
       .replace(/(^|\/)steps\/\d\d-/, "$1steps/");
-  const bytesOf = (file) =>
-    path.basename(file) === "package.json" ? readFileSync(file, "utf8").replace(NAME_LINE, "") : readFileSync(file);
+  // The role table names programs by folder; read by slug, it too stays the same when only numbers change.
+  const bytesOf = (file) => {
+    if (path.basename(file) === "package.json") return readFileSync(file, "utf8").replace(NAME_LINE, "");
+    if (path.basename(file) === "roles.json") return readFileSync(file, "utf8").replace(ROLE_FOLDER, '"');
+    return readFileSync(file);
+  };
   const entries = [...files].map((file) => [
     keyOf(file),
     existsSync(file) ? createHash("sha256").update(bytesOf(file)).digest("hex") : "missing",

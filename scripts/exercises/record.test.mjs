@@ -36,4 +36,15 @@ describe("inputsDigest", () => {
     write("steps/03-sum/package.json", '{\n  "name": "@learn-mcp/03-sum",\n  "private": false\n}\n');
     expect(digest("03-sum", "02-echo")).not.toBe(before);
   });
+
+  it("is the same when the role table's folders are renumbered, and changes when a role moves", () => {
+    const reached = [{ files: [path.join(root, "steps/roles.json")], missing: [] }];
+    const withRoles = (roles) => {
+      write("steps/roles.json", `${JSON.stringify(roles, null, 2)}\n`);
+      return inputsDigest(step("03-sum"), step("02-echo"), reached, root);
+    };
+    const before = withRoles({ server: "02-echo/src/main.ts" });
+    expect(withRoles({ server: "05-echo/src/main.ts" })).toBe(before);
+    expect(withRoles({ server: "03-sum/src/main.ts" })).not.toBe(before);
+  });
 });

@@ -10,7 +10,7 @@ import { checkLocal } from "./local-only.ts";
 
 //#region arguments
 /** The --port and --token-ttl options; a bad one prints the usage line and exits. */
-// tokenTtl: the access tokens' lifetime in seconds; the demo makes it short, to show a refresh.
+// tokenTtl: the access tokens' lifetime in seconds, 300 unless told; a short one lets a demo show a refresh.
 function readArguments(): { port: number; tokenTtl: number } {
   try {
     const options = {
