@@ -21,7 +21,6 @@ export const SPLIT_PENDING = {
   "host-config": 345,
   "agent-loop": 506,
   "approval-and-live": 303,
-  "scale-out": 303,
 };
 export const SPLIT_PENDING_MEDIAN = 200;
 const LESSON_KEYS = new Set(["title", "part", "changes", "programs", "given", "reason", "flags"]);
