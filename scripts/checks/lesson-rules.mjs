@@ -18,7 +18,6 @@ export const OVERSIZED_STEPS_ALLOWED = 3;
 export const SPLIT_PENDING = {
   "mcp-client": 345,
   "workspace-files": 310,
-  "host-config": 345,
   "agent-loop": 506,
   "approval-and-live": 303,
 };
