@@ -19,7 +19,6 @@ export const SPLIT_PENDING = {
   "mcp-client": 345,
   "workspace-files": 310,
   "agent-loop": 506,
-  "approval-and-live": 303,
 };
 export const SPLIT_PENDING_MEDIAN = 200;
 const LESSON_KEYS = new Set(["title", "part", "changes", "programs", "given", "reason", "flags"]);
