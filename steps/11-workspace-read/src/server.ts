@@ -1,0 +1,116 @@
+// The server: add, echo and createFile as before, and two file tools that read inside one workspace folder.
+// serveStdio takes a factory, not a server: the first message picks the era, and one McpServer serves that connection.
+//#region imports
+import { McpServer, type CallToolResult } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import * as z from "zod";
+//#endregion
+import { SandboxError, writeInside } from "./sandbox.ts";
+import { listInside, openWorkspace, readInside, SIZE_LIMIT, WorkspaceError } from "./workspace.ts";
+
+/** A tool result of one text item. */
+const text = (value: string): CallToolResult => ({ content: [{ type: "text", text: value }] });
+/** A tool result of one text item, marked isError: a failure the model can read. */
+const toolError = (value: string): CallToolResult => ({ ...text(value), isError: true });
+
+//#region create-file
+async function createFile(sandbox: string, path: string, content: string): Promise<CallToolResult> {
+  try {
+    return text(`Wrote ${await writeInside(sandbox, path, content)} bytes to ${path}`);
+  } catch (error) {
+    if (error instanceof SandboxError) return toolError(`createFile refused ${JSON.stringify(path)}: ${error.message}`);
+    // The SDK would send a thrown message to the client as it is, and a file system error names the absolute path.
+    console.error(`[server] createFile ${JSON.stringify(path)} failed:`, error);
+    return toolError("createFile failed with an internal error");
+  }
+}
+//#endregion
+
+//#region file-tool
+/** Runs one file tool's work and turns its outcome into a tool result. */
+// The workspace's refusals go back as they are; anything else, such as an error naming an absolute path, only to
+// stderr.
+function fileTool(tool: string, path: string, run: () => string): CallToolResult {
+  try {
+    return text(run());
+  } catch (error) {
+    if (error instanceof WorkspaceError) return toolError(`${tool} refused ${JSON.stringify(path)}: ${error.message}`);
+    console.error(`[server] ${tool} ${JSON.stringify(path)} failed:`, error);
+    return toolError(`${tool} failed with an internal error`);
+  }
+}
+//#endregion
+
+//#region file-tools
+const RULES =
+  `Paths are relative to the workspace folder; "..", absolute paths, ` +
+  `symbolic links and files over ${SIZE_LIMIT} bytes are refused.`;
+const workspacePath = z.string().describe("Relative to the workspace folder");
+
+/** Registers read_file and list_files, each bound to the workspace folder. */
+function registerFileTools(server: McpServer, workspace: string): void {
+  server.registerTool(
+    "read_file",
+    { description: `Reads a UTF-8 text file. ${RULES}`, inputSchema: z.strictObject({ path: workspacePath }) },
+    ({ path }) => fileTool("read_file", path, () => readInside(workspace, path)),
+  );
+  server.registerTool(
+    "list_files",
+    {
+      description: `Lists a folder, folders ending in "/"; "." is the workspace. ${RULES}`,
+      inputSchema: z.strictObject({ path: workspacePath }),
+    },
+    ({ path }) => fileTool("list_files", path, () => listInside(workspace, path)),
+  );
+}
+//#endregion
+
+//#region tools
+/** The MCP server and its tools. */
+function createMcpServer(workspace: string): McpServer {
+  const server = new McpServer({ name: "learn-mcp-sdk", version: "0.1.0" });
+  server.registerTool(
+    "add",
+    {
+      description: "Adds two numbers and returns the sum.",
+      inputSchema: z.strictObject({ a: z.number(), b: z.number() }),
+    },
+    ({ a, b }) => text(String(a + b)),
+  );
+  server.registerTool(
+    "echo",
+    { description: "Returns the message it was given.", inputSchema: z.strictObject({ message: z.string() }) },
+    ({ message }) => text(message),
+  );
+  server.registerTool(
+    "createFile",
+    {
+      description: "Creates or replaces a UTF-8 text file inside the server's sandbox folder.",
+      inputSchema: z.strictObject({ path: z.string().describe("Relative to the sandbox folder"), content: z.string() }),
+    },
+    ({ path, content }) => createFile(workspace, path, content),
+  );
+  registerFileTools(server, workspace);
+  return server;
+}
+//#endregion
+
+//#region serve
+const USAGE = "usage: server.ts <workspace-folder>";
+try {
+  if (process.argv.length !== 3) throw new Error(`expected one workspace folder\n${USAGE}`);
+  const workspace = openWorkspace(process.argv[2]!);
+  serveStdio(
+    ({ era }) => {
+      console.error(`[server] a client opened a ${era}-era connection`);
+      return createMcpServer(workspace);
+    },
+    // A message that is not JSON-RPC gets no answer, only this report; zod's reports span many lines.
+    { onerror: (error) => console.error(`[server] ${error.message.replace(/\s+/g, " ")}`) },
+  );
+  console.error(`[server] serving MCP on stdio with the SDK; workspace ${workspace}`);
+} catch (error) {
+  console.error((error as Error).message);
+  process.exitCode = 2;
+}
+//#endregion
