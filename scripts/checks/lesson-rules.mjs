@@ -17,7 +17,6 @@ export const OVERSIZED_STEPS_ALLOWED = 3;
 // the table once it is within the rules. A slug that is no step's is passed over, so a split step stops matching.
 export const SPLIT_PENDING = {
   "mcp-client": 345,
-  "agent-loop": 506,
 };
 export const SPLIT_PENDING_MEDIAN = 200;
 const LESSON_KEYS = new Set(["title", "part", "changes", "programs", "given", "reason", "flags"]);
