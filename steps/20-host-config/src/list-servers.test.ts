@@ -64,11 +64,20 @@ test("without --home reads the project only, and says so", () => {
   expect(status).toBe(0);
 });
 
+// Named by what is wrong, not by the arguments: a temporary path in a test's name would change it at every run.
 test.each([
-  [["--home", path.join(root, "nowhere")], `--home ${path.join(root, "nowhere")} is not a folder`],
-  [["--project", path.join(project, ".mcp.json")], `--project ${path.join(project, ".mcp.json")} is not a folder`],
-  [["--verbose"], "Unknown option '--verbose'"],
-])("exits 64 on bad usage: %j", (args, message) => {
+  [
+    "a --home that does not exist",
+    ["--home", path.join(root, "nowhere")],
+    `--home ${path.join(root, "nowhere")} is not a folder`,
+  ],
+  [
+    "a --project that is a file",
+    ["--project", path.join(project, ".mcp.json")],
+    `--project ${path.join(project, ".mcp.json")} is not a folder`,
+  ],
+  ["an unknown option", ["--verbose"], "Unknown option '--verbose'"],
+])("exits 64 on bad usage: %s", (_, args, message) => {
   const { status, stdout, stderr } = listServers(...args);
   expect({ status, stdout }).toEqual({ status: 64, stdout: "" });
   expect(stderr).toContain(`error: ${message}`);

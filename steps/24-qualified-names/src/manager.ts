@@ -191,7 +191,7 @@ export class McpManager {
   //#endregion
 
   //#region lifecycle
-  /** Starts closing a transport; close() waits for every one started. */
+  /** Starts closing a transport; closeAll() waits for every one started. */
   #stop(transport: ServerTransport): void {
     this.#stopping.push(transport.close());
   }

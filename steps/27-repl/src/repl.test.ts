@@ -120,12 +120,17 @@ test("prints 42 for the seed lesson's /mcp call demo add, against the hand-writt
   expect(status).toBe(0);
 });
 
+// Named by what is wrong, not by the arguments: a temporary path in a test's name would change it at every run.
 test.each([
-  [["--timeout", "0"], "bad --timeout: 0"],
-  [["--timeout", String(2 ** 31)], `bad --timeout: ${2 ** 31}`],
-  [["--project", path.join(root, "nowhere")], `--project ${path.join(root, "nowhere")} is not a folder`],
-  [["--verbose"], "Unknown option '--verbose'"],
-])("exits 64 on bad usage: %j", (args, message) => {
+  ["--timeout 0", ["--timeout", "0"], "bad --timeout: 0"],
+  ["a --timeout past what a timer takes", ["--timeout", String(2 ** 31)], `bad --timeout: ${2 ** 31}`],
+  [
+    "a --project that does not exist",
+    ["--project", path.join(root, "nowhere")],
+    `--project ${path.join(root, "nowhere")} is not a folder`,
+  ],
+  ["an unknown option", ["--verbose"], "Unknown option '--verbose'"],
+])("exits 64 on bad usage: %s", (_, args, message) => {
   const { status, stdout, stderr } = runRepl(args, []);
   expect({ status, stdout }).toEqual({ status: 64, stdout: "" });
   expect(stderr).toContain(`error: ${message}`);

@@ -248,7 +248,7 @@ export class McpManager {
     return this.#status(server);
   }
 
-  /** Starts closing a transport; close() waits for every one started. */
+  /** Starts closing a transport; closeAll() waits for every one started. */
   #stop(transport: ServerTransport): void {
     this.#stopping.push(transport.close());
   }

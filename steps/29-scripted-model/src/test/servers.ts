@@ -19,7 +19,7 @@ export const stdio = (
   overrides: [],
 });
 
-/** tools.mjs as server `name`, offering `tools` besides setting, unlock and crash. */
+/** tools.mjs as server `name`, offering `tools` besides setting, unlock, noise and crash. */
 export const toolsServer = (name: string, tools: string[] = [], env: Record<string, string> = {}) =>
   stdio(name, process.execPath, [fixture("tools.mjs"), name, ...tools], env);
 
