@@ -46,8 +46,8 @@ describe.skipIf(!canReadProc())("pnpm bench --smoke", { timeout: 300_000 }, () =
         failed: 0,
       });
     }
-    expect(stdout).toContain("hand client ↔ hand server, before chapter 09          1/1");
-    expect(stdout).toContain("hand client ↔ hand server                             1/1");
+    expect(stdout).toContain("hand client ↔ hand server, before the speed-ups          1/1");
+    expect(stdout).toContain("hand client ↔ hand server                                1/1");
     expect(code).toBe(0);
   });
 

@@ -8,7 +8,7 @@ import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 import { splitLines, writeBatched } from "./lines.ts";
 import type { ClientKind, ServerSpec } from "./pairs.ts";
 
-// The hand-written client, before and after chapter 09, is found through the role table; this is the part of its
+// The hand-written client, before and after the speed-ups, is found through the role table; this is the part of its
 // interface the bench uses. Both are loaded up front, so neither pair's timed cold start includes loading the module.
 interface McpClientLike {
   connect(): Promise<unknown>;

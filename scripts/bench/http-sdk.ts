@@ -13,16 +13,16 @@ import { pathToFileURL } from "node:url";
 import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import { roleProgram } from "../../steps/runner/shared/roles.mjs";
 
-// @modelcontextprotocol/node is installed for chapter 24, not for the scripts (a new dependency would change the
-// lockfile, which every docs block depends on): it is found from chapter 24's server, as the ES module build. Its
-// local-only.ts and limits.ts are found beside that server, so that these rows pay for the same checks.
-const server24 = roleProgram("SDK server over HTTP");
+// @modelcontextprotocol/node is installed for the steps, not for the scripts (a new dependency would change the
+// lockfile, which every docs block depends on): it is found from the "SDK server over HTTP", as the ES module
+// build. Its local-only.ts and limits.ts are found beside that server, so that these rows pay for the same checks.
+const sdkServer = roleProgram("SDK server over HTTP");
 interface NodeAdapter {
   toNodeHandler(handler: {
     fetch(request: Request): Promise<Response>;
   }): (request: IncomingMessage, response: ServerResponse) => Promise<void>;
 }
-const adapterFile = createRequire(server24)
+const adapterFile = createRequire(sdkServer)
   .resolve("@modelcontextprotocol/node")
   .replace(/\.cjs$/, ".mjs");
 const { toNodeHandler } = (await import(pathToFileURL(adapterFile).href)) as NodeAdapter;
@@ -32,7 +32,7 @@ interface Limits {
   boundConnections(server: Server): void;
   BodyBudget: new () => { admit(request: IncomingMessage, response: ServerResponse): Refusal };
 }
-const beside = (file: string) => new URL(file, pathToFileURL(server24)).href;
+const beside = (file: string) => new URL(file, pathToFileURL(sdkServer)).href;
 const { checkLocal } = (await import(beside("./local-only.ts"))) as {
   checkLocal: (request: IncomingMessage) => Refusal;
 };

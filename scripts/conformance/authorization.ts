@@ -13,7 +13,7 @@ const { followToRedirectUri } = (await import(roleProgram("OAuth redirects witho
 };
 
 // The MCP server the suite asks a token for (RFC 8707). Nothing needs to listen there: the suite only checks that the
-// authorization server issues a token for it; chapter 27's tests check that an MCP server accepts one.
+// authorization server issues a token for it; the protected-resource step's tests check that an MCP server accepts one.
 const RESOURCE = "http://127.0.0.1:1/mcp";
 
 /** A port nothing listens on now, for the suite's callback server. */

@@ -1,6 +1,6 @@
 // `pnpm conformance`: the pinned official suite at 2025-11-25 and 2026-07-28 against everything.ts over the SDK's HTTP
 // serving, the hand-written bridge in front of `everything.ts --stdio`, and client.ts; and its authorization-server
-// checks against chapter 27's authorization server. A run passes against expected-failures/<run>.yaml (no file: no
+// checks against the "OAuth authorization server" role. A run passes against expected-failures/<run>.yaml (no file: no
 // failure expected). Every process it starts is stopped on every way out.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";

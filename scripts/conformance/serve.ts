@@ -62,9 +62,9 @@ async function serveLegacy(createEverything: Factory, request: Request): Promise
 //#endregion
 
 //#region http
-// The tutorial's Host and Origin rule, as chapter 24's local-only.ts has it (the harness is bundled from here, and
-// names no step folder): this machine's three names, parsed as host[:port] by hand, as URL would let
-// "evil.com@localhost" in.
+// The tutorial's Host and Origin rule, as the "SDK server over HTTP" role's local-only.ts has it (the harness is
+// bundled from here, and names no step folder): this machine's three names, parsed as host[:port] by hand, as URL
+// would let "evil.com@localhost" in.
 const LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|\[::1\])(?::(\d{1,5}))?$/i;
 function isLocalHost(host: string): boolean {
   const match = LOCAL_HOST.exec(host);

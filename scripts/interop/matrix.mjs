@@ -15,7 +15,7 @@ export const CLIENTS = [
 
 //#region servers
 const add = { tool: "add", args: { a: 2, b: 40 }, text: "42" };
-// The SDK server of chapter 10 offers exactly the hand-written server's tools.
+// The "SDK server" role offers exactly the hand-written server's tools.
 const HAND_WRITTEN_TOOLS = ["add", "echo", "createFile"];
 const SDK_RESOURCES_TOOLS = [
   "add",

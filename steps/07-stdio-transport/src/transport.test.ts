@@ -1,0 +1,98 @@
+// The stdio transport through McpClient: a server that dies, cannot start or breaks its output, and close() on a group.
+// Each case must end without a process left behind, the wrapper's grandchild included.
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { McpClient } from "./client.ts";
+import { isRunning } from "./test/processes.ts";
+
+vi.setConfig({ testTimeout: 30_000 });
+
+const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+const clients: McpClient[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((client) => client.close(200)));
+});
+
+function start(file: string, ...args: string[]): McpClient {
+  const client = new McpClient(process.execPath, [fixture(file), ...args]);
+  clients.push(client);
+  return client;
+}
+
+// Raw requests: this client has no MCP methods yet, and the fake server answers without the rest of the handshake.
+const initialize = async (client: McpClient) =>
+  (await client.connection.request("initialize", { protocolVersion: "2025-11-25" })) as {
+    serverInfo: { version: string };
+  };
+const callTool = (client: McpClient, name: string, args: object) =>
+  client.connection.request("tools/call", { name, arguments: args });
+
+describe("server death", () => {
+  it("fails every pending request at once with the exit code and the stderr tail", async () => {
+    const client = start("fake-server.mjs");
+    await initialize(client);
+    const started = Date.now();
+    const slow = callTool(client, "sleep", { ms: 4000 });
+    const fatal = callTool(client, "die", { code: 3, why: "disk on fire" });
+    const results = await Promise.allSettled([slow, fatal]);
+    expect(Date.now() - started).toBeLessThan(1000);
+    const expected = "server exited with code 3; its stderr ended with:\nfirst words\nfatal: disk on fire";
+    expect(results).toEqual([
+      { status: "rejected", reason: new Error(expected) },
+      { status: "rejected", reason: new Error(expected) },
+    ]);
+    await expect(client.connection.request("tools/list")).rejects.toThrow(expected);
+  });
+
+  it("names the signal that killed the server", async () => {
+    const client = start("fake-server.mjs");
+    await initialize(client);
+    const pending = callTool(client, "sleep", { ms: 4000 });
+    process.kill(client.pid!, "SIGKILL");
+    await expect(pending).rejects.toThrow(/^server was killed by SIGKILL$/);
+  });
+
+  it("reports a server command that cannot start", async () => {
+    const client = new McpClient("/no/such/server", []);
+    clients.push(client);
+    await expect(initialize(client)).rejects.toThrow("server could not be started: spawn /no/such/server ENOENT");
+  });
+});
+
+describe("a server whose output the client gives up on is stopped", () => {
+  it.each([
+    ["floods stdout without a newline", "flood", "the server sent a line over 16777216 bytes"],
+    ["closes its stdout but keeps running", "close-stdout", "server closed its output but is still running"],
+  ])("when it %s", async (_name, mode, message) => {
+    const client = start("fake-server.mjs", mode);
+    await expect(initialize(client)).rejects.toThrow(message);
+    const pid = client.pid!;
+    for (let waited = 0; waited < 5000 && isRunning(pid); waited += 50) await sleep(50);
+    expect(isRunning(pid)).toBe(false);
+  });
+});
+
+describe("close()", () => {
+  it("removes a wrapper that ignores SIGTERM and the server it started", async () => {
+    const client = start("wrapper.mjs");
+    const grandchild = Number((await initialize(client)).serverInfo.version); // the fake server reports its pid
+    const wrapper = client.pid!;
+    expect(grandchild).not.toBe(wrapper);
+    expect([isRunning(wrapper), isRunning(grandchild)]).toEqual([true, true]);
+    await client.close(200);
+    expect([isRunning(wrapper), isRunning(grandchild)]).toEqual([false, false]);
+  });
+
+  it("lets a well-behaved server leave on its own when stdin ends, and leaves no timer behind", async () => {
+    const client = start("fake-server.mjs");
+    await initialize(client);
+    const started = Date.now();
+    await client.close(2000);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(isRunning(client.pid!)).toBe(false);
+    // The grace timer is cleared once the server is gone, so nothing keeps a CLI alive after its work is done.
+    const timers = process.getActiveResourcesInfo().filter((kind) => kind === "Timeout");
+    expect(timers.length).toBeLessThanOrEqual(1); // vitest's own test timeout
+  });
+});
