@@ -17,7 +17,8 @@ export function splitLines(onLine: (line: Buffer) => void): (chunk: Buffer) => v
   };
 }
 
-/** The hand-written JSON-RPC steps' writeLine, for the batched floor: what is written in one tick leaves in one write. */
+/** The hand-written JSON-RPC steps' writeLine, for the batched floor: what is written in one tick leaves in one
+ * write. */
 export function writeBatched(stream: Writable, line: string): void {
   if (!stream.writableCorked) {
     stream.cork();
