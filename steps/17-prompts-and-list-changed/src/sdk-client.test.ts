@@ -1,4 +1,4 @@
-// callTool's sorting, in-process with stand-in clients. Chapter 13 ran the client against real servers in every mode;
+// callTool's sorting, in-process with stand-in clients. The SDK client's step ran it against real servers in each mode;
 // here every other test connects through it (test/sdk.ts), so this file need not start a server again.
 import { Client, ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // The bridge over real sockets on 127.0.0.1, in front of real processes: mostly the plain-Node fixture server, which
-// starts fast, and chapter 16's server once, where the lesson needs it.
+// starts fast, and the SDK server with every stdio feature once, where the lesson needs it.
 import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -123,7 +123,7 @@ test("SIGTERM ends the bridge with 143, and its server exits once its stdin ends
   while (alive(pid!)) await sleep(20);
 });
 
-test("without a command it serves chapter 16's server", async () => {
+test("without a command it serves the SDK server with every stdio feature", async () => {
   const bridge = await startBridge(null);
   try {
     const client = new Client({ name: "bridge-test", version: "0.1.0" }, { versionNegotiation: { mode: "legacy" } });

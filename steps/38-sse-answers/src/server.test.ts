@@ -1,5 +1,5 @@
 // The bridge over real sockets on 127.0.0.1, in front of real processes: mostly the plain-Node fixture server, which
-// starts fast, and chapter 16's server once, where the lesson needs it.
+// starts fast, and the SDK server with every stdio feature once, where the lesson needs it.
 import { setTimeout as sleep } from "node:timers/promises";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
@@ -215,7 +215,7 @@ test("SIGTERM stops every server's whole process group, even a request still wai
   await waiting;
 });
 
-test("without a command it serves chapter 16's server, progress included", async () => {
+test("without a command it serves the SDK server with every stdio feature, progress included", async () => {
   const bridge = await startBridge(null);
   try {
     const client = new Client({ name: "bridge-test", version: "0.1.0" }, { versionNegotiation: { mode: "legacy" } });

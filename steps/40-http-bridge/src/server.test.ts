@@ -1,6 +1,6 @@
 // The bridge over real sockets on 127.0.0.1, in front of real processes: mostly the plain-Node fixture server, which
-// starts fast; a one-line server where any answering stdio program will do, and chapter 16's server once, where the
-// lesson needs it.
+// starts fast; a one-line server where any answering stdio program will do, and the SDK server with every stdio
+// feature once, where the lesson needs it.
 import { request as httpRequest } from "node:http";
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -478,7 +478,7 @@ test("SIGTERM stops every server's whole process group, even a request still wai
   await waiting;
 });
 
-test("without a command it serves chapter 16's server, progress included", async () => {
+test("without a command it serves the SDK server with every stdio feature, progress included", async () => {
   const bridge = await startBridge(null);
   try {
     const client = new Client({ name: "bridge-test", version: "0.1.0" }, { versionNegotiation: { mode: "legacy" } });

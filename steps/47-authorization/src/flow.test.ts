@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HeadlessOAuthClient } from "./oauth-client.ts";
 import { killAll, start, type Started } from "./test/programs.ts";
 
-// The 2026-07-28 era: any of the server's workers can answer each request (chapter 26).
+// The 2026-07-28 era: any of the server's workers can answer each request (the cluster step).
 const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } } as const;
 
 // Long enough for a connection to start with a valid token even on a loaded machine: when a token expires while the

@@ -1,6 +1,7 @@
 // server.ts as a client meets it: a separate process on a free port that trusts a stand-in authorization server, whose
 // keys the test holds, so that any token can be minted. Each refusal is checked to the byte of its challenge, then
-// step 24's checks run again with a valid token: authorization must not change what the server did before.
+// the SDK-over-HTTP step's checks run again with a valid token: authorization must not change what the server did
+// before.
 import { once } from "node:events";
 import { createServer, request as httpRequest, type OutgoingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -24,7 +24,7 @@ export function stopAll(): void {
   for (const child of running) child.kill("SIGTERM");
 }
 
-/** `command` null: the bridge's own default, chapter 16's server. */
+/** `command` null: the bridge's own default, the SDK server with every stdio feature. */
 export async function startBridge(command: string[] | null = fixtureServer) {
   const child = spawn(
     process.execPath,
