@@ -37,6 +37,11 @@ export class StdioTransport {
     // Writing to a server that just died raises EPIPE here; the exit below reports it instead.
     this.#child.stdin.on("error", () => {});
     this.exited = this.#waitForExit();
+    // A host that ends without close() (process.exit, an uncaught error, a reader gone from `| head`) must not leave
+    // the group running. An "exit" handler can only do what is synchronous: SIGKILL, with no grace.
+    const killOnExit = () => this.#signalGroup("SIGKILL");
+    process.once("exit", killOnExit);
+    void this.exited.then(() => process.off("exit", killOnExit));
   }
   //#endregion
 
