@@ -21,7 +21,7 @@ import { Wire } from "./test/wire.ts";
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 const serverPath = fileURLToPath(new URL("./server.ts", import.meta.url));
-const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-04-test-"));
+const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-sandbox-test-"));
 const sandbox = path.join(base, "sandbox");
 const outside = path.join(base, "outside");
 const secret = path.join(outside, "secret.txt");

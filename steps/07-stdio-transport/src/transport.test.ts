@@ -101,7 +101,7 @@ describe("close()", () => {
 
 describe("a host that exits without close()", () => {
   it("takes the server's whole group with it, the wrapper's server included", async () => {
-    // A host of its own, which starts the wrapper, gets its answer and exits at once, as process.exit or an error would.
+    // A host of its own: it starts the wrapper, gets its answer and exits at once, as process.exit or an error would.
     const host = [
       `import { McpClient } from ${JSON.stringify(new URL("./client.ts", import.meta.url).href)};`,
       `const client = new McpClient(process.execPath, [${JSON.stringify(fixture("wrapper.mjs"))}]);`,

@@ -20,7 +20,7 @@ let sandbox: string;
 let client: Client | undefined;
 
 beforeAll(async () => {
-  sandbox = await mkdtemp(path.join(tmpdir(), "learn-mcp-06-sdk-"));
+  sandbox = await mkdtemp(path.join(tmpdir(), "learn-mcp-sdk-client-test-"));
 });
 afterEach(async () => {
   await client?.close();
