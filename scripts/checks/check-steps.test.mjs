@@ -484,9 +484,9 @@ describe("the size rule", () => {
     write(root, `steps/${name}/src/main.ts`, Array.from({ length: count }, (_, i) => `${call}(${i});\n`).join(""));
     return { name, dir: path.join(root, "steps", name), files: ["src/main.ts"], lesson };
   }
-  const sizes = (steps, pending) => {
+  const sizes = (steps) => {
     const problems = [];
-    checkSizes(steps, problems, pending);
+    checkSizes(steps, problems);
     return problems;
   };
   const empty = (root, name) => ({ name, dir: path.join(root, "steps", name), files: [], lesson: {} });
@@ -496,28 +496,19 @@ describe("the size rule", () => {
     const reason = { reason: "long" };
     const big = [301, 260, 260, 260].map((n, i) => stepOf(root, `0${i + 1}-big${i}`, n, reason));
     const steps = big.flatMap((step, i) => [step, empty(root, `1${i}-small`)]);
-    expect(sizes(steps, {})).toEqual([
+    expect(sizes(steps)).toEqual([
       "steps/01-big0 adds 301 lines of source (rule: at most 300); split it",
       "steps/: 4 steps add over 250 lines (01-big0, 02-big1, 03-big2, 04-big3); at most 3 may",
     ]);
   });
 
-  it("holds a step waiting for its split to its size, and asks to drop it once within the rules", () => {
+  it("fails a median over 190 lines", () => {
     const root = makeRoot();
-    // Three steps near the median, so that only the lump's own rule is at stake.
-    const middling = [191, 192, 193].map((n, i) => stepOf(root, `0${i + 2}-mid${i}`, n));
-    const withLump = (count) => [stepOf(root, "01-lump", count), ...middling];
-    expect(sizes(withLump(400), { lump: 400 })).toEqual([]);
-    expect(sizes(withLump(401), { lump: 400 })).toEqual([
-      "steps/01-lump adds 401 lines of source, more than the 400 it had while waiting for its split",
-    ]);
-    expect(sizes(withLump(200), { lump: 400 })).toEqual([
-      "steps/01-lump adds 200 lines now, within the rules: remove it from SPLIT_PENDING (lesson-rules.mjs)",
-    ]);
-    // The median is held at its measured value only while a step still waits.
-    expect(sizes(withLump(240), {})).toEqual([
+    const steps = [240, 191, 192, 193].map((n, i) => stepOf(root, `0${i + 1}-mid${i}`, n));
+    expect(sizes(steps)).toEqual([
       "steps/: the median step adds 192.5 lines of source (rule: at most 190; per step: 240, 191, 192, 193)",
     ]);
+    expect(sizes([240, 189, 190, 190].map((n, i) => stepOf(root, `1${i + 1}-mid${i}`, n)))).toEqual([]);
   });
 
   it("counts a restored file as 0 added lines, and a file that comes back changed in full", () => {
@@ -528,13 +519,13 @@ describe("the size rule", () => {
     // Two steps that add nothing, so that the median stays out of it.
     const steps = [first, gap, back, empty(root, "04-none"), empty(root, "05-none")];
     write(root, "steps/03-back/src/main.ts", readFileSync(path.join(first.dir, "src/main.ts"), "utf8"));
-    expect(sizes(steps, {})).toEqual([]);
+    expect(sizes(steps)).toEqual([]);
     write(
       root,
       "steps/03-back/src/main.ts",
       `// changed\n${readFileSync(path.join(first.dir, "src/main.ts"), "utf8")}`,
     );
-    expect(sizes(steps, {})).toEqual([
+    expect(sizes(steps)).toEqual([
       'steps/03-back adds 261 lines of source (over 250); say why in lesson.json "reason", or split it',
     ]);
   });

@@ -12,12 +12,6 @@ export const MAX_ADDED_LINES = 300;
 export const MEDIAN_ADDED_LINES = 190;
 export const OVERSIZED_ADDED_LINES = 250;
 export const OVERSIZED_STEPS_ALLOWED = 3;
-// The steps still over the rules when the repository was first formatted (print width 120), by slug, each at the size
-// last measured, and the median then: until issue 18 splits them, one of these may shrink but never grow, and leaves
-// the table once it is within the rules. A slug that is no step's is passed over, so a split step stops matching.
-// Empty since issue 18 split the last of them: a step that grows past the rules now fails outright.
-export const SPLIT_PENDING = {};
-export const SPLIT_PENDING_MEDIAN = 200;
 const LESSON_KEYS = new Set(["title", "part", "changes", "programs", "given", "reason", "flags"]);
 // The tutorial's parts, in order; a part starts where a step removes most of the one before it.
 export const PARTS = ["by hand over stdio", "with the SDK", "the host", "over HTTP"];
@@ -174,24 +168,19 @@ const median = (values) => {
 
 /**
  * No step adds over MAX_ADDED_LINES, at most OVERSIZED_STEPS_ALLOWED add over OVERSIZED_ADDED_LINES (each saying why in
- * its lesson.json), and the median stays within MEDIAN_ADDED_LINES; `pending` holds the steps still waiting for a
- * split.
+ * its lesson.json), and the median stays within MEDIAN_ADDED_LINES.
  */
-export function checkSizes(steps, problems, pending = SPLIT_PENDING) {
+export function checkSizes(steps, problems) {
   const added = steps.map((step, i) => addedSourceLines(steps[i - 1], step, restoredFiles(steps.slice(0, i), step)));
-  const slug = (step) => step.name.replace(/^\d+-/, "");
-  const waiting = steps.filter((step) => pending[slug(step)] !== undefined);
-  const medianRule = waiting.length > 0 ? Math.max(MEDIAN_ADDED_LINES, SPLIT_PENDING_MEDIAN) : MEDIAN_ADDED_LINES;
-  if (median(added) > medianRule) {
+  if (median(added) > MEDIAN_ADDED_LINES) {
     problems.push(
       `steps/: the median step adds ${median(added)} lines of source ` +
-        `(rule: at most ${medianRule}; per step: ${added.join(", ")})`,
+        `(rule: at most ${MEDIAN_ADDED_LINES}; per step: ${added.join(", ")})`,
     );
   }
   const oversized = [];
   steps.forEach((step, i) => {
     const where = `steps/${step.name}`;
-    if (pending[slug(step)] !== undefined) return checkPending(where, added[i], pending[slug(step)], problems);
     const over = added[i] > OVERSIZED_ADDED_LINES;
     if (over) oversized.push(step.name);
     if (added[i] > MAX_ADDED_LINES)
@@ -210,16 +199,4 @@ export function checkSizes(steps, problems, pending = SPLIT_PENDING) {
         `lines (${oversized.join(", ")}); at most ${OVERSIZED_STEPS_ALLOWED} may`,
     );
   }
-}
-
-/** A step waiting for its split may shrink, not grow; once it is within the rules it leaves SPLIT_PENDING. */
-function checkPending(where, added, measured, problems) {
-  if (added > measured)
-    problems.push(
-      `${where} adds ${added} lines of source, more than the ${measured} it had while waiting for its split`,
-    );
-  else if (added <= OVERSIZED_ADDED_LINES)
-    problems.push(
-      `${where} adds ${added} lines now, within the rules: remove it from SPLIT_PENDING (lesson-rules.mjs)`,
-    );
 }
