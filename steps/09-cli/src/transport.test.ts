@@ -1,6 +1,9 @@
 // The stdio transport through McpClient: a server that dies, a command that cannot start, and close() on a whole group.
 // Each case must end without a process left behind, the wrapper's grandchild included.
+import { execFile } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { McpClient } from "./client.ts";
 import { isRunning } from "./test/processes.ts";
@@ -72,5 +75,25 @@ describe("close()", () => {
     // The grace timer is cleared once the server is gone, so nothing keeps a CLI alive after its work is done.
     const timers = process.getActiveResourcesInfo().filter((kind) => kind === "Timeout");
     expect(timers.length).toBeLessThanOrEqual(1); // vitest's own test timeout
+  });
+});
+
+describe("a host that exits without close()", () => {
+  it("takes the server's whole group with it, the wrapper's server included", async () => {
+    // A host of its own: it starts the wrapper, connects and exits at once, as process.exit or an error would.
+    const host = [
+      `import { McpClient } from ${JSON.stringify(new URL("./client.ts", import.meta.url).href)};`,
+      `const client = new McpClient(process.execPath, [${JSON.stringify(fixture("wrapper.mjs"))}]);`,
+      "const { serverInfo } = await client.connect();",
+      "console.log(client.pid, serverInfo.version);",
+      "process.exit(0);",
+    ].join("\n");
+    const args = ["--import", import.meta.resolve("tsx"), "--input-type=module", "--eval", host];
+    const { stdout } = await promisify(execFile)(process.execPath, args);
+    const [wrapper, grandchild] = stdout.trim().split(" ").map(Number);
+    expect(grandchild).not.toBe(wrapper);
+    // SIGKILL is delivered at once, but ps may see a process for a moment more.
+    for (let tries = 0; tries < 50 && (isRunning(wrapper!) || isRunning(grandchild!)); tries++) await sleep(20);
+    expect([isRunning(wrapper!), isRunning(grandchild!)]).toEqual([false, false]);
   });
 });
