@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
 import { roleProgram } from "../../steps/runner/shared/roles.mjs";
+import { pathOf, refuse } from "../shared/http-refusal.ts";
 
 // @modelcontextprotocol/node is installed for the steps, not for the scripts (a new dependency would change the
 // lockfile, which every docs block depends on): it is found from the "SDK server over HTTP", as the ES module
@@ -55,20 +56,6 @@ const handler = createMcpHandler(factory.createMcpServer, {
 });
 const mcp = toNodeHandler(handler);
 const bodies = new BodyBudget();
-function refuse(response: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
-  response
-    .writeHead(status, {
-      "content-type": "application/json",
-      "content-length": Buffer.byteLength(body),
-      connection: "close",
-    })
-    .end(body);
-}
-const pathOf = (target = "/") =>
-  /^\/(?!\/)/.test(target) && URL.canParse(target, "http://localhost")
-    ? new URL(target, "http://localhost").pathname
-    : undefined;
 function fail(response: ServerResponse, error: Error): void {
   console.error(`[sdk] request failed: ${error.message}`);
   if (response.headersSent) response.destroy();

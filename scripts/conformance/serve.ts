@@ -12,6 +12,7 @@ import {
   type McpServer,
 } from "@modelcontextprotocol/server";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { pathOf, refuse } from "../shared/http-refusal.ts";
 import { registerContentTools, registerPrompts, registerResources } from "./fixtures.ts";
 import { registerLegacyTools, registerSubscriptions } from "./legacy-fixtures.ts";
 import { registerModernFixtures } from "./modern-fixtures.ts";
@@ -73,21 +74,6 @@ function isLocalHost(host: string): boolean {
 }
 const isLocalOrigin = (origin: string) =>
   /^https?:\/\//i.test(origin) && isLocalHost(origin.replace(/^https?:\/\//i, ""));
-const pathOf = (target = "/") =>
-  /^\/(?!\/)/.test(target) && URL.canParse(target, "http://localhost")
-    ? new URL(target, "http://localhost").pathname
-    : undefined;
-
-function refuse(response: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
-  response
-    .writeHead(status, {
-      "content-type": "application/json",
-      "content-length": Buffer.byteLength(body),
-      connection: "close",
-    })
-    .end(body);
-}
 
 /** Why `request` is refused before the MCP handler sees it, or undefined. */
 function refusal(request: IncomingMessage): [number, string] | undefined {

@@ -101,17 +101,14 @@ async function vitestLeavingNothing() {
 }
 
 const typecheck = inBackground((output) => run(bin("tsc"), ["--noEmit", "-p", "tsconfig.json"], { output }));
-// `pnpm format:check`'s own command, read from package.json so that the two cannot drift apart.
-const formatArgs = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8"))
-  .scripts["format:check"].split(" ")
-  .slice(1)
-  .map((arg) => arg.replace(/^"(.*)"$/, "$1"));
+// `pnpm format:check`'s own command (node and a script), read from package.json so that the two cannot drift apart.
+const formatScript = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).scripts["format:check"];
 const formatCheck = inBackground((output) => {
   const files = CHANGED ? changedCode(REPO_ROOT) : undefined;
   if (files?.length === 0) output.push(Buffer.from("test: no changed TypeScript or JavaScript file to format-check\n"));
   return files?.length === 0
     ? Promise.resolve(0)
-    : run(bin("prettier"), files ? ["--check", ...files] : formatArgs, { output });
+    : run(process.execPath, [...formatScript.split(" ").slice(1), ...(files ?? [])], { output });
 });
 const phases = [
   ["vitest", vitestLeavingNothing],
