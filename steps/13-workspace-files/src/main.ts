@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 
 //#region traps
 // base/workspace is served; base/outside/secret.txt must never be read or changed.
-const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-workspace-files-"));
+const base = mkdtempSync(path.join(tmpdir(), "learn-mcp-workspace-"));
 process.on("exit", () => rmSync(base, { recursive: true, force: true }));
 const workspace = path.join(base, "workspace");
 const secret = path.join(base, "outside", "secret.txt");

@@ -46,11 +46,11 @@ function readJson(file: string, problems: string[]): unknown {
   }
 }
 
-/** The `mcpServers` object inside `holder`; `where` says where the holder sits in the file. */
-function serverMap(holder: unknown, file: string, where: string, problems: string[]): Json | undefined {
+/** The `mcpServers` object inside `holder`, if it has one; one that is not an object is a problem. */
+function serverMap(holder: unknown, file: string, problems: string[]): Json | undefined {
   if (!isObject(holder) || !Object.hasOwn(holder, "mcpServers")) return undefined;
   if (isObject(holder.mcpServers)) return holder.mcpServers;
-  problems.push(`${file}: ${where}mcpServers: expected an object of servers; skipped`);
+  problems.push(`${file}: mcpServers: expected an object of servers; skipped`);
   return undefined;
 }
 
@@ -62,7 +62,7 @@ function readProject({ project }: Folders, problems: string[]): Found | undefine
   if (isObject(json) && !Object.hasOwn(json, "mcpServers")) return { file, servers: json };
   if (json !== undefined && !isObject(json))
     return void problems.push(`${file}: expected an object; its servers are skipped`);
-  const servers = serverMap(json, file, "", problems); // the top of the file
+  const servers = serverMap(json, file, problems);
   return servers && { file, servers };
 }
 //#endregion

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { loadConfig } from "./config.ts";
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-host-config-")));
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-host-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const project = path.join(root, "project");
 

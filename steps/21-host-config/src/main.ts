@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-host-config-")));
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-host-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const [home, project] = [path.join(root, "home"), path.join(root, "project")];
 

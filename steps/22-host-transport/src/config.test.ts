@@ -288,6 +288,13 @@ describe("bad configuration costs only itself", () => {
     ]);
   });
 
+  test("mcpServers that is not an object in the local scope names the project entry it sits in", () => {
+    const { home, project } = folders({ "home/.claude.json": { projects: { PROJECT: { mcpServers: "demo" } } } });
+    expect(loadConfig({ home, project }, {}).problems).toEqual([
+      `${home}/.claude.json: projects[${JSON.stringify(project)}].mcpServers: expected an object of servers; skipped`,
+    ]);
+  });
+
   test("a broken entry in a higher scope is skipped and still hides the lower scope's entry", () => {
     const { home, project } = folders({
       "home/.claude.json": { mcpServers: { demo: { command: "user-demo" } } },

@@ -18,7 +18,8 @@ async function startServer(args = ["--port", "0", "--workers", "2"]) {
     detached: true,
   });
   const stderr: string[] = [];
-  const exited = once(child, "exit") as Promise<[number | null]>;
+  // "close", not "exit": it comes once stderr has ended, so every line the server wrote is in `stderr` by then.
+  const exited = once(child, "close") as Promise<[number | null]>;
   const url = await new Promise<string | null>((resolve) => {
     createInterface({ input: child.stderr }).on("line", (line) => {
       stderr.push(line);

@@ -14,7 +14,7 @@ import { exitOnSignals } from "./signals.ts";
 
 // Removed on every exit a process can see: the end, an error, and a signal (exitOnSignals turns it into an exit).
 exitOnSignals();
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-approval-and-live-")));
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), "learn-mcp-live-")));
 process.on("exit", () => rmSync(root, { recursive: true, force: true }));
 const [project, sandbox] = [path.join(root, "project"), path.join(root, "sandbox")];
 mkdirSync(project);
