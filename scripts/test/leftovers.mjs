@@ -1,5 +1,6 @@
-// Finds processes a test run left behind, by reading /proc (Linux only).
-// A process matched only by the repository path must also be orphaned: a colleague's concurrent run is spared.
+// Finds what a test run left behind: processes, by reading /proc (Linux only), and entries in the run's own temporary
+// folder. A process matched only by the repository path must also be orphaned: a colleague's concurrent run is spared.
+import { readdirSync } from "node:fs";
 import { canReadProc, commandLine, environment, readStat, snapshotPids } from "../../steps/runner/shared/processes.mjs";
 
 export const MARKER = "LEARN_MCP_TEST_RUN";
@@ -44,4 +45,14 @@ export function killLeftovers(leftovers) {
       // It exited between the scan and the kill.
     }
   }
+}
+
+/**
+ * The entries the tests left in `tmp`, the temporary folder (TMPDIR) given to this run alone, sorted. tsx's cache of
+ * compiled files (tsx-<uid>) is meant to stay for the run's later processes, so it is not counted.
+ */
+export function leftInTemp(tmp) {
+  return readdirSync(tmp)
+    .filter((name) => !/^tsx-\d+$/.test(name))
+    .sort();
 }

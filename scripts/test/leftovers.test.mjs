@@ -1,8 +1,12 @@
-// The leftover-process scan on real processes: marked children, orphans naming the root, and what it spares.
+// The leftover-process scan on real processes: marked children, orphans naming the root, and what it spares; and the
+// scan of a run's temporary folder.
 import { spawn } from "node:child_process";
 import { once } from "node:events";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { canCheck, findLeftovers, killLeftovers, MARKER, snapshotPids } from "./leftovers.mjs";
+import { canCheck, findLeftovers, killLeftovers, leftInTemp, MARKER, snapshotPids } from "./leftovers.mjs";
 
 // A root no real process mentions, so the scan cannot pick up anything but these tests' processes.
 const ROOT = `/nonexistent/learn-mcp-leftovers-${process.pid}`;
@@ -68,5 +72,22 @@ describe.skipIf(!canCheck())("findLeftovers", () => {
     const before = snapshotPids();
     await grandchild(true);
     expect(findLeftovers({ before, marker: "run-4", root: ROOT })).toEqual([]);
+  });
+});
+
+describe("leftInTemp", () => {
+  it("names every file and folder left in the run's temporary folder, but not tsx's cache", () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "leftovers-test-"));
+    try {
+      expect(leftInTemp(tmp)).toEqual([]);
+      mkdirSync(path.join(tmp, "tsx-0"));
+      expect(leftInTemp(tmp)).toEqual([]);
+      mkdirSync(path.join(tmp, "learn-mcp-board-x1"));
+      writeFileSync(path.join(tmp, "a.log"), "");
+      mkdirSync(path.join(tmp, "tsx-cache-copy"));
+      expect(leftInTemp(tmp)).toEqual(["a.log", "learn-mcp-board-x1", "tsx-cache-copy"]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });

@@ -1,15 +1,16 @@
 // THE test command (`pnpm test`): typecheck, vitest, format check, docs check, step checks, exercise checks. Every
-// phase runs even after a failure, so one run shows everything; vitest must also leave no process behind. Output is
-// streamed, except the typecheck's and the format check's: they run alongside vitest, on the CPU vitest leaves idle
-// while its tests wait on child processes, and print after it. Vitest skips a step test whose inputs equal its
-// predecessor's copy (select.mjs); --all runs every test; --changed only what differs from HEAD (changed.mjs).
+// phase runs even after a failure, so one run shows everything; vitest must also leave no process and no temporary
+// file behind. Output is streamed, except the typecheck's and the format check's: they run alongside vitest at the
+// lowest priority, on the CPU vitest leaves idle while its tests wait on child processes, and print after it. Vitest
+// skips a step test whose inputs equal its predecessor's copy (select.mjs); --all runs every test; --changed only what
+// differs from HEAD (changed.mjs).
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { canCheck, findLeftovers, killLeftovers, MARKER, snapshotPids } from "./leftovers.mjs";
+import { canCheck, findLeftovers, killLeftovers, leftInTemp, MARKER, snapshotPids } from "./leftovers.mjs";
 import { reasons, selectTests, summary, vitestFilters } from "./select.mjs";
 import { changedCode, changedFilters, changedReport, selectChanged } from "./changed.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
@@ -22,10 +23,14 @@ const CHANGED = !ALL && process.argv.includes("--changed");
 // --why (or LEARN_MCP_TEST_WHY=1) prints, per step test file, why it runs or which identical copy ran instead.
 const WHY = process.argv.includes("--why") || process.env.LEARN_MCP_TEST_WHY === "1";
 
-/** Runs a command to its end; resolves with its status. `output` collects what it prints instead of showing it. */
+/**
+ * Runs a command to its end; resolves with its status. `output` collects what it prints instead of showing it, and
+ * also lowers the command's priority: a phase in the background must not take the CPU from vitest's tests.
+ */
 function run(command, args, { env = process.env, output } = {}) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: REPO_ROOT, env, stdio: output ? ["ignore", "pipe", "pipe"] : "inherit" });
+    if (output && child.pid !== undefined) lowerPriority(child.pid);
     if (output) for (const stream of [child.stdout, child.stderr]) stream.on("data", (chunk) => output.push(chunk));
     child.on("error", (error) => {
       console.error(`cannot start ${command}: ${error.message}`);
@@ -33,6 +38,15 @@ function run(command, args, { env = process.env, output } = {}) {
     });
     child.on("close", (status, signal) => resolve(status ?? signal));
   });
+}
+
+/** The lowest priority (nice 19), on Linux and macOS alike. */
+function lowerPriority(pid) {
+  try {
+    os.setPriority(pid, os.constants.priority.PRIORITY_LOW);
+  } catch {
+    // Already ended, or not allowed here: it runs at normal priority, only slower for vitest.
+  }
 }
 
 /** Starts `phase` now and returns one that waits for it, then prints what it printed. */
@@ -77,6 +91,7 @@ function changedArgs() {
 
 // The marker tags every process vitest starts, however deep, unless a client strips its child's environment.
 // HOME is an empty temporary folder: no test may read or write the real home, and one that tried would find nothing.
+// TMPDIR is another, this run's alone: what a test leaves in os.tmpdir() is found there, and nobody else's is.
 async function vitestLeavingNothing() {
   if (!canCheck())
     console.log("test: the check for leftover processes needs Linux (it reads their environment in /proc); skipped");
@@ -87,17 +102,33 @@ async function vitestLeavingNothing() {
     return 0;
   }
   const marker = randomBytes(8).toString("hex");
-  const home = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-home-"));
-  const env = { ...process.env, [MARKER]: marker, HOME: home, USERPROFILE: home };
-  const status = await run(bin("vitest"), args, { env }).finally(() => rmSync(home, { recursive: true, force: true }));
-  if (before === undefined) return status;
-  await sleep(1000); // let processes that are already shutting down finish
-  const leftovers = findLeftovers({ before, marker, root: REPO_ROOT });
-  if (leftovers.length === 0) return status;
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "learn-mcp-test-run-"));
+  const [home, tmp] = ["home", "tmp"].map((name) => path.join(scratch, name));
+  [home, tmp].forEach((folder) => mkdirSync(folder));
+  const env = { ...process.env, [MARKER]: marker, HOME: home, USERPROFILE: home, TMPDIR: tmp };
+  try {
+    const status = await run(bin("vitest"), args, { env });
+    await sleep(1000); // let processes that are already shutting down finish
+    const processes = before === undefined ? 0 : reportProcesses(findLeftovers({ before, marker, root: REPO_ROOT }));
+    const entries = leftInTemp(tmp);
+    if (entries.length > 0) {
+      console.log(`test: ${entries.length} temporary file(s) or folder(s) left by the tests; removing them:`);
+      for (const name of entries) console.log(`  $TMPDIR/${name}`);
+    }
+    if (status !== 0) return status;
+    return processes > 0 ? "leftover processes" : entries.length > 0 ? "leftover temporary files" : 0;
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Prints and kills the processes vitest left running; returns how many there were. */
+function reportProcesses(leftovers) {
+  if (leftovers.length === 0) return 0;
   console.log(`test: ${leftovers.length} process(es) left running after vitest; killing them:`);
   for (const { pid, command } of leftovers) console.log(`  pid ${pid}: ${command}`);
   killLeftovers(leftovers);
-  return status === 0 ? "leftover processes" : status;
+  return leftovers.length;
 }
 
 const typecheck = inBackground((output) => run(bin("tsc"), ["--noEmit", "-p", "tsconfig.json"], { output }));

@@ -14,7 +14,7 @@ import {
 import { decodeJwt, decodeProtectedHeader } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { followToRedirectUri } from "./redirects.ts";
-import { killAll, programOf, start, tsx, type Started } from "./test/programs.ts";
+import { stopAll, programOf, start, tsx, type Started } from "./test/programs.ts";
 
 const REDIRECT_URI = "http://127.0.0.1/callback";
 // A public client with a loopback redirect, as the demo registers.
@@ -32,7 +32,7 @@ beforeAll(async () => {
   auth = await start("./auth-server.ts", ["--port", "0"]);
   server = await start("./server.ts", ["--port", "0", "--issuer", auth.url]);
 });
-afterAll(killAll);
+afterAll(stopAll);
 
 /** Registers CLIENT by hand and returns its client_id. */
 async function register(): Promise<string> {

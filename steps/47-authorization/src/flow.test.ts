@@ -11,7 +11,7 @@ import {
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HeadlessOAuthClient } from "./oauth-client.ts";
-import { killAll, start, type Started } from "./test/programs.ts";
+import { stopAll, start, type Started } from "./test/programs.ts";
 
 // The 2026-07-28 era: any of the server's workers can answer each request (the cluster step).
 const MODERN = { versionNegotiation: { mode: { pin: "2026-07-28" } } } as const;
@@ -35,7 +35,7 @@ beforeAll(async () => {
   auth = await start("./auth-server.ts", ["--port", "0", "--token-ttl", String(TOKEN_TTL)]);
   server = await start("./server.ts", ["--port", "0", "--issuer", auth.url]);
 });
-afterAll(killAll);
+afterAll(stopAll);
 
 describe("the SDK client and the authorization server, end to end", () => {
   it("connects through the authorization code flow, calls a tool, and has the expired token refreshed", async () => {

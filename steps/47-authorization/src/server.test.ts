@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLOCK_TOLERANCE_SECONDS } from "./protected-resource.ts";
 import { startIssuer, type Issuer } from "./test/issuer.ts";
 import { testHostileRequests } from "./test/hostile-requests.ts";
-import { killAll, start, type Started } from "./test/programs.ts";
+import { stopAll, start, type Started } from "./test/programs.ts";
 
 type Mode = NonNullable<ClientOptions["versionNegotiation"]>["mode"];
 const startServer = (args: string[]) => start("./server.ts", args);
@@ -45,7 +45,7 @@ beforeAll(async () => {
   token = await issuer.mint({ aud: server.url });
 });
 afterAll(async () => {
-  killAll();
+  await stopAll();
   await issuer.close();
 });
 

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 
 export const tsx = import.meta.resolve("tsx");
@@ -14,8 +15,15 @@ export const programOf = (file: string) => fileURLToPath(new URL(`.${file}`, imp
 export type Started = Awaited<ReturnType<typeof start>>;
 const running = new Set<ChildProcess>();
 
-/** Kills every program started here that still runs: for afterAll, so that a failed or timed-out test leaves none. */
-export function killAll(): void {
+/**
+ * Stops every program started here that still runs: for afterAll, so that a failed or timed-out test leaves none.
+ * SIGTERM first, so that a server removes what it made (the primary's board folder); SIGKILL after a second.
+ */
+export async function stopAll(): Promise<void> {
+  const left = [...running];
+  const exits = Promise.all(left.map((child) => once(child, "exit")));
+  left.forEach((child) => child.kill("SIGTERM"));
+  await Promise.race([exits, sleep(1000)]);
   for (const child of running) child.kill("SIGKILL");
 }
 
