@@ -48,11 +48,12 @@ export function killLeftovers(leftovers) {
 }
 
 /**
- * The entries the tests left in `tmp`, the temporary folder (TMPDIR) given to this run alone, sorted. tsx's cache of
- * compiled files (tsx-<uid>) is meant to stay for the run's later processes, so it is not counted.
+ * The entries the tests left in `tmp`, the temporary folder (TMPDIR) given to this run alone, sorted. Two caches are
+ * meant to stay for the run's later processes, so they are not counted: tsx's compiled files (tsx-<uid>), and from Node
+ * 22 on Node's own compile cache (node-compile-cache), which tsc, Prettier and vite turn on when they start.
  */
 export function leftInTemp(tmp) {
   return readdirSync(tmp)
-    .filter((name) => !/^tsx-\d+$/.test(name))
+    .filter((name) => !/^tsx-\d+$/.test(name) && name !== "node-compile-cache")
     .sort();
 }

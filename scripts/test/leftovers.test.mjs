@@ -76,16 +76,18 @@ describe.skipIf(!canCheck())("findLeftovers", () => {
 });
 
 describe("leftInTemp", () => {
-  it("names every file and folder left in the run's temporary folder, but not tsx's cache", () => {
+  it("names every file and folder left in the run's temporary folder, but not tsx's cache nor Node's", () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), "leftovers-test-"));
     try {
       expect(leftInTemp(tmp)).toEqual([]);
       mkdirSync(path.join(tmp, "tsx-0"));
+      mkdirSync(path.join(tmp, "node-compile-cache"));
       expect(leftInTemp(tmp)).toEqual([]);
       mkdirSync(path.join(tmp, "learn-mcp-board-x1"));
       writeFileSync(path.join(tmp, "a.log"), "");
       mkdirSync(path.join(tmp, "tsx-cache-copy"));
-      expect(leftInTemp(tmp)).toEqual(["a.log", "learn-mcp-board-x1", "tsx-cache-copy"]);
+      mkdirSync(path.join(tmp, "node-compile-cache-copy"));
+      expect(leftInTemp(tmp)).toEqual(["a.log", "learn-mcp-board-x1", "node-compile-cache-copy", "tsx-cache-copy"]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }
