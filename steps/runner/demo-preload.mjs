@@ -5,11 +5,12 @@ process.stdout.on("error", (error) => {
   process.exit(0);
 });
 
-// Without a handler Node dies at once on these, and "exit" handlers (a demo's temporary folders) never run.
+// Without a handler Node dies at once on these, and "exit" handlers (a demo's temporary folders) never run. `on`, not
+// `once`: with its last listener gone Node dies of the signal again, and the runner signals the group, then the demo.
 for (const [signal, status] of [
   ["SIGINT", 130],
   ["SIGTERM", 143],
   ["SIGHUP", 129],
 ]) {
-  process.once(signal, () => process.exit(status));
+  process.on(signal, () => process.exit(status));
 }

@@ -309,4 +309,23 @@ describe("stopping a demo", () => {
     expect(pids.filter(isAlive)).toEqual([]);
     expect(readdirSync(tmp).filter((name) => name.startsWith("tidy-"))).toEqual([]);
   });
+
+  test("a second signal while the demo runs its exit handlers does not cut them short", async () => {
+    const stepsDir = fixtureSteps({ "01-slow-tidy": FIXTURES.slowTidy });
+    const tmp = join(stepsDir, "tmp");
+    mkdirSync(tmp);
+    const child = start(["1"], { stepsDir, env: { TMPDIR: tmp } });
+    const exited = new Promise((resolve) => child.on("exit", (code) => resolve(code)));
+    let stdout = "";
+    // SIGTERM once the demo runs, and again once its exit handler has started.
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      const demo = Number(/READY (\d+)/.exec(stdout)?.[1]);
+      if (stdout.endsWith(`READY ${demo}\n`)) process.kill(demo, "SIGTERM");
+      if (stdout.endsWith("EXITING\n")) process.kill(demo, "SIGTERM");
+    });
+    expect(await exited).toBe(143);
+    expect(stdout).toContain("EXITING\n");
+    expect(readdirSync(tmp).filter((name) => name.startsWith("tidy-"))).toEqual([]);
+  });
 });

@@ -110,6 +110,22 @@ setInterval(() => {}, 60_000);
 `;
 const tidy = step("01-tidy", { "src/main.ts": tidyMain });
 
+// A demo whose exit handler takes a second, and says when it starts: a signal can arrive in the middle of it.
+const slowTidyMain = `import { mkdtempSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+const folder = mkdtempSync(join(tmpdir(), "tidy-"));
+process.on("exit", () => {
+  writeSync(1, "EXITING\\n");
+  const end = Date.now() + 1000;
+  while (Date.now() < end);
+  rmSync(folder, { recursive: true, force: true });
+});
+console.log(\`READY \${process.pid}\`);
+setInterval(() => {}, 60_000);
+`;
+const slowTidy = step("01-slow-tidy", { "src/main.ts": slowTidyMain });
+
 // A demo that starts a server, which reads no stdin and ignores SIGTERM, and then fails before it stops it.
 const crashMain = `import { spawn } from "node:child_process";
 const code = "process.on('SIGTERM', () => {}); setInterval(() => {}, 60000);";
@@ -125,6 +141,7 @@ export const FIXTURES = {
   chatty,
   crash,
   tidy,
+  slowTidy,
   diffPair,
   diffPairSource,
   diffPairExpected,
