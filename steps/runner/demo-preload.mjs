@@ -6,7 +6,8 @@ process.stdout.on("error", (error) => {
 });
 
 // Without a handler Node dies at once on these, and "exit" handlers (a demo's temporary folders) never run. `on`, not
-// `once`: with its last listener gone Node dies of the signal again, and the runner signals the group, then the demo.
+// `once`: once its listener is gone Node takes the signal's default action again, so a second signal (the runner
+// signals the demo's group, then the demo) would end it in the middle of those handlers.
 for (const [signal, status] of [
   ["SIGINT", 130],
   ["SIGTERM", 143],
