@@ -8,6 +8,16 @@ import { readStepFile } from "../shared/repo.mjs";
 const UNUSED = new Set([6133, 6138, 6192, 6196, 6198, 6199, 6205]);
 
 //#region program
+// Parsed files by compiler options, then by path and how they were parsed: a plan builds several programs over one step,
+// a docs sync or check:exercises programs over every step, and all of them read the same declarations in node_modules.
+// A file whose text changed is parsed again. Planning all 46 exercises in one process: 65 s of CPU, 145 s without.
+const parsedByOptions = new Map();
+const parsedFor = ({ configFilePath, ...options }) => {
+  const key = JSON.stringify(options);
+  if (!parsedByOptions.has(key)) parsedByOptions.set(key, new Map());
+  return parsedByOptions.get(key);
+};
+
 /**
  * A type-checker over step `dir` as tsconfig.json sets it up, reading `overlay` (rel -> text) in place of the files.
  */
@@ -26,11 +36,17 @@ export function checkerOver(dir, overlay = new Map()) {
     (exists) => (file) =>
       byPath.has(file) || exists(file)
   )(host.fileExists);
-  const getSourceFile = host.getSourceFile;
-  host.getSourceFile = (file, version, ...rest) =>
-    byPath.has(file)
-      ? ts.createSourceFile(file, byPath.get(file), version, true)
-      : getSourceFile(file, version, ...rest);
+  const parsed = parsedFor(options);
+  host.getSourceFile = (file, version) => {
+    const text = byPath.get(file) ?? readFile(file);
+    if (text === undefined) return undefined;
+    const key = `${file}\0${JSON.stringify(version)}`;
+    const known = parsed.get(key);
+    if (known?.text === text) return known.file;
+    const sourceFile = ts.createSourceFile(file, text, version, true);
+    parsed.set(key, { text, file: sourceFile });
+    return sourceFile;
+  };
   const program = ts.createProgram(config.fileNames, options, host);
   return { program, checker: program.getTypeChecker(), file: (rel) => program.getSourceFile(path.join(dir, rel)) };
 }
