@@ -1,10 +1,12 @@
 // docs.mjs end to end on throwaway repositories (--root): drift, sync, runner blocks, the hand-written rule.
-import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseDoc } from "./docblocks.mjs";
+import { isAlive } from "../../steps/runner/shared/processes.mjs";
 
 const DOCS = path.join(import.meta.dirname, "docs.mjs");
 const roots = [];
@@ -154,6 +156,36 @@ describe("docs.mjs runner blocks", { timeout: 30_000 }, () => {
     const root = makeRoot(`<!-- gen exec node -e "${script}" -->\n<!-- /gen -->\n`);
     expect(docs(root, "sync").status).toBe(0);
     expect(readFileSync(path.join(root, "docs/01-x.md"), "utf8")).toContain("```text\ncé\n```");
+  });
+});
+
+// A command that starts a server in a process group of its own, as a demo's host does, and stops it on any signal.
+const HANGS = `import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+const server = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { detached: true, stdio: "ignore" });
+writeFileSync("pids", process.pid + " " + server.pid);
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => (server.kill(), process.exit(0)));
+setInterval(() => {}, 1000);
+`;
+
+describe("a signal to docs.mjs", { timeout: 30_000 }, () => {
+  it.each([
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+    ["SIGHUP", 129],
+  ])("%s is passed on to the command it runs, which stops its own server; docs.mjs exits %i", async (signal, code) => {
+    const root = makeRoot("<!-- gen exec node hangs.mjs -->\n<!-- /gen -->\n");
+    write(root, "hangs.mjs", HANGS);
+    const child = spawn(process.execPath, [DOCS, "sync", "--root", root], { stdio: "ignore" });
+    const exited = new Promise((resolve) => child.on("exit", (status) => resolve(status)));
+    const pidsFile = path.join(root, "pids");
+    while (!existsSync(pidsFile) || readFileSync(pidsFile, "utf8") === "") await sleep(50);
+    const pids = readFileSync(pidsFile, "utf8").split(" ").map(Number);
+    child.kill(signal);
+    expect(await exited).toBe(code);
+    const deadline = Date.now() + 5000;
+    while (pids.some(isAlive) && Date.now() < deadline) await sleep(50);
+    expect(pids.filter(isAlive)).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import { normalize, normalizeWire } from "./normalize.mjs";
 import { exerciseSection } from "./exercise-section.mjs";
 import { mapBlock, partSection } from "./part-marker.mjs";
 import { extractRegion, wholeFile } from "./regions.mjs";
-import { killRunning, runInGroup } from "../shared/process-group.mjs";
+import { runInGroup, stopRunning } from "../shared/process-group.mjs";
 
 export const TIMEOUT_MS = 120_000;
 const LANGS = new Map([
@@ -23,20 +23,23 @@ const LANGS = new Map([
  * repeat on every check. The others only read files and need no concurrency limit. */
 export const isCommand = (kind) => ["diff", "stat", "run", "wire", "exec", "exercise"].includes(kind);
 
-// Own process groups do not get the terminal's Ctrl-C, so it is passed on to them here.
-function stopAllOnInterrupt() {
-  if (process.listenerCount("SIGINT") > 0) return;
-  process.on("SIGINT", () => {
-    killRunning();
-    process.exit(130);
-  });
+// Own process groups get none of the signals meant for this process (Ctrl-C, a kill, a closed terminal): each is passed
+// on to them here, and this process then exits as the signal would have ended it.
+const EXIT_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+let passingOn = false;
+function passSignalsOn() {
+  if (passingOn) return;
+  passingOn = true;
+  for (const [signal, code] of Object.entries(EXIT_CODES)) {
+    process.on(signal, () => stopRunning(signal).finally(() => process.exit(code)));
+  }
 }
 
 /** Runs `command` with `args` at `cwd`; resolves with its output whatever the exit status. */
 export function runCommand(command, args, { cwd, timeout = TIMEOUT_MS }) {
   const env = { ...process.env, NO_COLOR: "1" };
   delete env.FORCE_COLOR;
-  stopAllOnInterrupt();
+  passSignalsOn();
   return runInGroup(command, args, { cwd, env, timeoutMs: timeout });
 }
 

@@ -1,6 +1,7 @@
 // Programs the scripts run, each the leader of a process group of its own, with its output collected: one signal to
 // the group stops the program and all it started, on a timeout or on Ctrl-C, which a group of its own does not get.
 import { spawn } from "node:child_process";
+import { setTimeout as sleep } from "node:timers/promises";
 import { signalGroup } from "../../steps/runner/shared/processes.mjs";
 
 const running = new Set();
@@ -17,6 +18,18 @@ export const spawnInGroup = (command, args, { cwd, env = process.env } = {}) =>
 /** SIGKILL to the group of every run still going: on Ctrl-C, and before exiting. */
 export function killRunning() {
   for (const pid of running) signalGroup(pid, "SIGKILL");
+}
+
+/**
+ * Passes `signal` on to the group of every run still going, so that each program stops what it started its own way
+ * (the runner stops a demo's servers, which sit in groups of their own), then SIGKILL to any group left after `graceMs`.
+ */
+export async function stopRunning(signal, graceMs = 2000) {
+  const groups = [...running];
+  for (const pid of groups) signalGroup(pid, signal);
+  const deadline = Date.now() + graceMs;
+  while (groups.some((pid) => signalGroup(pid, 0)) && Date.now() < deadline) await sleep(50);
+  for (const pid of groups) signalGroup(pid, "SIGKILL");
 }
 
 /**
