@@ -22,7 +22,7 @@ export function killRunning() {
 
 /**
  * Passes `signal` on to the group of every run still going, so that each program stops what it started its own way
- * (the runner stops a demo's servers, which sit in groups of their own), then SIGKILL to any group left after `graceMs`.
+ * (the runner stops a demo's servers, which sit in groups of their own); SIGKILL to any group left after `graceMs`.
  */
 export async function stopRunning(signal, graceMs = 2000) {
   const groups = [...running];
