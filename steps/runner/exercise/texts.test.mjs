@@ -1,4 +1,4 @@
-// The exercise form of one declaration, as blankEdits writes it: where the throwing block goes, and what it keeps.
+// The exercise form of one declaration, as blankEdits writes it, and the type-checker a plan checks exercises with.
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { declarationsOf, parse } from "./blanks.mjs";
