@@ -29,8 +29,12 @@ export function ready(): boolean {
   return true;
 }
 `;
-// The last test starts a process in a group of its own and leaves it: the checker must find it and kill it.
+// The last test starts a process in a group of its own and leaves it, with a temporary folder: the checker must find
+// the process and kill it, and keep the folder out of its own os.tmpdir().
 const TEST = `import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect, test } from "vitest";
 import { add, ready } from "./math.ts";
 
@@ -47,7 +51,8 @@ test("ready, waited for", async () => {
   }
 });
 
-test("leaves a process behind", () => {
+test("leaves a process and a folder behind", () => {
+  mkdtempSync(path.join(os.tmpdir(), "left-by-a-test-"));
   spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)", "stray"], { detached: true, stdio: "ignore" }).unref();
 });
 `;

@@ -19,8 +19,9 @@ function runVariant(plan, fill, files, options, label) {
     try {
       const dir = path.join(base, plan.step.folder);
       writeExercise(plan, dir, plan.texts(fill));
-      const home = mkdtempSync(path.join(base, "home-"));
-      const env = { ...options.env, HOME: home, USERPROFILE: home };
+      // HOME and TMPDIR inside the folder: what a test leaves there, as one cut short by the bound does, goes with it.
+      const [home, tmp] = ["home-", "tmp-"].map((prefix) => mkdtempSync(path.join(base, prefix)));
+      const env = { ...options.env, HOME: home, USERPROFILE: home, TMPDIR: tmp };
       const run = { dir, files, env, marker: options.nextMarker(), testTimeout: options.testTimeout, wallMs: WALL_MS };
       const result = await runVitest(run);
       if (options.verbose) console.log(verboseLine(plan.step, label, result));
