@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
+import { FIXTURE_PREFIX } from "./steps/runner/test/helpers.mjs";
 
 // The tooling's tests (bench, interop, the runner's demos) are the longest files of the run: started last, they would
 // run alone at the end while the other workers sit idle. Started first, the step tests fill the gaps around them. The
@@ -31,6 +32,9 @@ const project = (root: string) => ({
 export default defineConfig({
   test: {
     projects: folders.map(project),
+    // A fixture folder of the runner's tests holds fixture steps with tests of their own; one left behind must not
+    // have them collected as the runner's.
+    exclude: [...configDefaults.exclude, `**/${FIXTURE_PREFIX}*/**`],
     // Most test time is spent waiting on child processes, not on the CPU: more files at once than cores pays off. On two
     // cores, measured with vmstat: three workers in step order left 96 s of CPU idle, four 40 s, four largest first 22 s.
     maxWorkers: 4,

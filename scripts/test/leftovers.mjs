@@ -1,7 +1,10 @@
-// Finds what a test run left behind: processes, by reading /proc (Linux only), and entries in the run's own temporary
-// folder. A process matched only by the repository path must also be orphaned: a colleague's concurrent run is spared.
-import { readdirSync } from "node:fs";
+// Finds what a test run left behind: processes, by reading /proc (Linux only), entries in the run's own temporary
+// folder, and the runner tests' fixture folders in the repository. A process matched only by the repository path must
+// also be orphaned: a colleague's concurrent run is spared.
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
 import { canReadProc, commandLine, environment, readStat, snapshotPids } from "../../steps/runner/shared/processes.mjs";
+import { FIXTURE_PREFIX } from "../../steps/runner/test/helpers.mjs";
 
 export const MARKER = "LEARN_MCP_TEST_RUN";
 export const canCheck = canReadProc;
@@ -56,4 +59,17 @@ export function leftInTemp(tmp) {
   return readdirSync(tmp)
     .filter((name) => !/^tsx-\d+$/.test(name) && name !== "node-compile-cache")
     .sort();
+}
+
+/**
+ * The fixture folders of the runner's tests (steps/runner/.tmp-run-*) under `root`, relative to it and sorted. They sit
+ * in the repository so that tsx resolves from them; each test file removes its own when it ends.
+ */
+export function fixturesIn(root) {
+  const runner = path.join(root, "steps", "runner");
+  if (!existsSync(runner)) return [];
+  return readdirSync(runner)
+    .filter((name) => name.startsWith(FIXTURE_PREFIX))
+    .sort()
+    .map((name) => `steps/runner/${name}`);
 }

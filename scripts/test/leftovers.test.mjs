@@ -1,12 +1,14 @@
-// The leftover-process scan on real processes: marked children, orphans naming the root, and what it spares; and the
-// scan of a run's temporary folder.
-import { spawn } from "node:child_process";
+// The leftover-process scan on real processes: marked children, orphans naming the root, and what it spares; the scan
+// of a run's temporary folder; and the runner tests' fixture folders, found and never collected as tests.
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { canCheck, findLeftovers, killLeftovers, leftInTemp, MARKER, snapshotPids } from "./leftovers.mjs";
+import { canCheck, findLeftovers, fixturesIn, killLeftovers, leftInTemp, MARKER, snapshotPids } from "./leftovers.mjs";
+import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
+import { FIXTURE_PREFIX } from "../../steps/runner/test/helpers.mjs";
 
 // A root no real process mentions, so the scan cannot pick up anything but these tests' processes.
 const ROOT = `/nonexistent/learn-mcp-leftovers-${process.pid}`;
@@ -90,6 +92,43 @@ describe("leftInTemp", () => {
       expect(leftInTemp(tmp)).toEqual(["a.log", "learn-mcp-board-x1", "node-compile-cache-copy", "tsx-cache-copy"]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the runner tests' fixture folders", () => {
+  it("are named by fixturesIn, and nothing else in steps/runner is", () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "leftovers-test-"));
+    try {
+      expect(fixturesIn(root)).toEqual([]);
+      const runner = path.join(root, "steps", "runner");
+      for (const name of [`${FIXTURE_PREFIX}b2`, `${FIXTURE_PREFIX}a1`, "exercise"])
+        mkdirSync(path.join(runner, name), { recursive: true });
+      writeFileSync(path.join(runner, ".tmp-other"), "");
+      expect(fixturesIn(root)).toEqual([`steps/runner/${FIXTURE_PREFIX}a1`, `steps/runner/${FIXTURE_PREFIX}b2`]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("hold tests vitest does not collect as the runner's", () => {
+    const planted = mkdtempSync(path.join(REPO_ROOT, "steps", "runner", FIXTURE_PREFIX));
+    try {
+      writeFileSync(path.join(planted, ".gitignore"), "*\n");
+      writeFileSync(
+        path.join(planted, "planted.test.mjs"),
+        'import { test } from "vitest";\ntest("planted", () => {});\n',
+      );
+      const vitest = path.join(REPO_ROOT, "node_modules", ".bin", "vitest");
+      const list = spawnSync(vitest, ["list", "--project", "@learn-mcp/runner", "--filesOnly"], {
+        cwd: REPO_ROOT,
+        encoding: "utf8",
+      });
+      expect(list.stdout).toContain("steps/runner/run.test.mjs");
+      expect(list.stdout).not.toContain("planted.test.mjs");
+      expect(list.status).toBe(0);
+    } finally {
+      rmSync(planted, { recursive: true, force: true });
     }
   });
 });

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { canCheck, findLeftovers, killLeftovers, leftInTemp, MARKER, snapshotPids } from "./leftovers.mjs";
+import { canCheck, findLeftovers, fixturesIn, killLeftovers, leftInTemp, MARKER, snapshotPids } from "./leftovers.mjs";
 import { reasons, selectTests, summary, vitestFilters } from "./select.mjs";
 import { changedCode, changedFilters, changedReport, selectChanged } from "./changed.mjs";
 import { REPO_ROOT } from "../../steps/runner/shared/repo.mjs";
@@ -96,6 +96,7 @@ async function vitestLeavingNothing() {
   if (!canCheck())
     console.log("test: the check for leftover processes needs Linux (it reads their environment in /proc); skipped");
   const before = canCheck() ? snapshotPids() : undefined;
+  const fixturesBefore = fixturesIn(REPO_ROOT);
   const args = vitestArgs();
   if (args === null) {
     console.log("test: no test selected; vitest not started");
@@ -110,16 +111,23 @@ async function vitestLeavingNothing() {
     const status = await run(bin("vitest"), args, { env });
     await sleep(1000); // let processes that are already shutting down finish
     const processes = before === undefined ? 0 : reportProcesses(findLeftovers({ before, marker, root: REPO_ROOT }));
-    const entries = leftInTemp(tmp);
+    const entries = [...leftInTemp(tmp).map((name) => `$TMPDIR/${name}`), ...newFixtures(fixturesBefore)];
     if (entries.length > 0) {
       console.log(`test: ${entries.length} temporary file(s) or folder(s) left by the tests; removing them:`);
-      for (const name of entries) console.log(`  $TMPDIR/${name}`);
+      for (const name of entries) console.log(`  ${name}`);
     }
     if (status !== 0) return status;
     return processes > 0 ? "leftover processes" : entries.length > 0 ? "leftover temporary files" : 0;
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** The runner's fixture folders that appeared during the run, removed; one there before is a developer's to mind. */
+function newFixtures(before) {
+  const left = fixturesIn(REPO_ROOT).filter((rel) => !before.includes(rel));
+  for (const rel of left) rmSync(path.join(REPO_ROOT, rel), { recursive: true, force: true });
+  return left;
 }
 
 /** Prints and kills the processes vitest left running; returns how many there were. */

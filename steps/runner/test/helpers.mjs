@@ -11,6 +11,10 @@ export const realSteps = listSteps(join(repoRoot, "steps")).map((step) => step.f
 export const step01 = realSteps[0];
 export const ESC = "\x1b[";
 
+// The prefix of a fixture folder in steps/runner. The test command reports one left behind, and vitest never collects
+// the tests inside one as the runner's own.
+export const FIXTURE_PREFIX = ".tmp-run-";
+
 const tempDirs = [];
 /** Call from afterAll: removes every fixture folder written so far. */
 export function removeFixtures() {
@@ -19,7 +23,7 @@ export function removeFixtures() {
 
 /** Writes a steps folder of fixture steps ({ "01-a": { "src/main.ts": "..." } }) and returns its path. */
 export function fixtureSteps(steps) {
-  const dir = mkdtempSync(join(runnerDir, ".tmp-run-"));
+  const dir = mkdtempSync(join(runnerDir, FIXTURE_PREFIX));
   tempDirs.push(dir);
   writeFileSync(join(dir, ".gitignore"), "*\n");
   for (const [folder, files] of Object.entries(steps)) {
