@@ -144,12 +144,29 @@ describe("every way out stops the server", () => {
   ] as const)("%s while a call waits: exit %i, and the wrapper and its server are gone", async (signal, status) => {
     const run = start(["call", "sleep", '{"ms":20000}', "--", process.execPath, here("./fixtures/wrapper.mjs")]);
     // The wrapper's server reports nothing until asked, so wait until the CLI's tree has all three processes.
-    const wrapper = await waitForChild(run.child.pid!);
-    const server = await waitForChild(wrapper);
+    const wrapper = await waitForChild(run.child.pid!, "wrapper.mjs");
+    const server = await waitForChild(wrapper, "fake-server.mjs");
     run.child.kill(signal);
     expect((await run.done).code).toBe(status);
     for (let waited = 0; waited < 5000 && (isRunning(wrapper) || isRunning(server)); waited += 50) await sleep(50);
     expect([isRunning(wrapper), isRunning(server)]).toEqual([false, false]);
+  });
+
+  it("a second signal while the server stops exits at once, and still stops the wrapper and its server", async () => {
+    const run = start(["call", "sleep", '{"ms":20000}', "--", process.execPath, here("./fixtures/wrapper.mjs")]);
+    const wrapper = await waitForChild(run.child.pid!, "wrapper.mjs");
+    const server = await waitForChild(wrapper, "fake-server.mjs");
+    try {
+      run.child.kill("SIGINT");
+      await sleep(200); // the CLI now waits for the wrapper to go, which ignores the end of its input and SIGTERM
+      run.child.kill("SIGINT");
+      expect((await run.done).code).toBe(130);
+      for (let waited = 0; waited < 5000 && (isRunning(wrapper) || isRunning(server)); waited += 50) await sleep(50);
+      expect([isRunning(wrapper), isRunning(server)]).toEqual([false, false]);
+    } finally {
+      // The wrapper leads the group the CLI gave the server: if the CLI failed to stop it, this test does.
+      if (isRunning(wrapper)) process.kill(-wrapper, "SIGKILL");
+    }
   });
 
   it("ends quietly when its reader stops early, and still stops the server", async () => {
@@ -161,13 +178,17 @@ describe("every way out stops the server", () => {
   });
 });
 
-/** The first child of `pid`, once it exists: from ps, as Linux and macOS both have it. */
-async function waitForChild(pid: number): Promise<number> {
+/**
+ * The child of `pid` whose command line names `file`, once it exists: from ps, as Linux and macOS both have it. Named,
+ * since tsx may give the CLI a child of its own: esbuild, when the file was not yet in its cache.
+ */
+async function waitForChild(pid: number, file: string): Promise<number> {
   for (let waited = 0; waited < 20_000; waited += 50) {
-    const rows = execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid="], { encoding: "utf8" }).trim().split("\n");
-    const child = rows.map((row) => row.trim().split(/\s+/).map(Number)).find(([, ppid]) => ppid === pid);
-    if (child) return child[0]!;
+    const ps = execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid=", "-o", "args="], { encoding: "utf8" });
+    const rows = ps.split("\n").map((row) => row.trim().split(/\s+/));
+    const child = rows.find(([, ppid, ...args]) => Number(ppid) === pid && args.some((arg) => arg.endsWith(file)));
+    if (child) return Number(child[0]);
     await sleep(50);
   }
-  throw new Error(`process ${pid} started no child`);
+  throw new Error(`process ${pid} started no ${file}`);
 }

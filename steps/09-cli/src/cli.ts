@@ -95,8 +95,22 @@ async function run(invocation: Invocation, client: McpClient): Promise<number> {
 
 //#region main
 // The server leads its own process group, so a signal to this process reaches only it: pass the stop on, then leave
-// with the status a shell expects, 128 + the signal's number.
+// with the status a shell expects, 128 + the signal's number. A second signal while the server stops (Ctrl-C pressed
+// twice) exits at once, and the transport's "exit" handler SIGKILLs the server's group on the way out. With
+// process.once, the second signal would kill this process outright: no "exit" handler runs, and the server stays.
 const SIGNAL_STATUS = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const;
+
+/** On SIGINT, SIGTERM or SIGHUP: stop the server, then exit; on a second one, exit now. */
+function stopOnSignals(client: McpClient): void {
+  let stopping = false;
+  for (const [signal, status] of Object.entries(SIGNAL_STATUS)) {
+    process.on(signal, () => {
+      if (stopping) process.exit(status);
+      stopping = true;
+      void client.close().then(() => process.exit(status));
+    });
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
   let invocation: Invocation;
@@ -109,9 +123,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const [command, ...args] = invocation.server;
   const client = new McpClient(command!, args, { timeoutMs: invocation.timeoutMs });
-  for (const [signal, status] of Object.entries(SIGNAL_STATUS)) {
-    process.once(signal, () => void client.close().then(() => process.exit(status)));
-  }
+  stopOnSignals(client);
   // A reader that stops early (`cli.ts tools -- … | head -1`) ends the run quietly; the server is stopped all the same.
   process.stdout.on("error", () => void client.close().then(() => process.exit(0)));
   try {
