@@ -1,6 +1,6 @@
 // repl.ts as a user runs it: commands piped to its stdin, judged by what it prints, its exit status and the
 // processes it leaves. Every bad command is answered with an error line, and the next command still runs.
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -144,9 +144,8 @@ test("SIGTERM while it waits for a command closes its servers and exits 143", as
   let stdout = "";
   child.stdout.setEncoding("utf8").on("data", (text: string) => (stdout += text));
   while (!stdout.includes("servers configured")) await sleep(50);
-  // The REPL's one child is the server, which leads a process group of its own.
-  const rows = execFileSync("ps", ["-A", "-o", "pid=", "-o", "ppid="], { encoding: "utf8" }).trim().split("\n");
-  const server = rows.map((row) => row.trim().split(/\s+/).map(Number)).find(([, ppid]) => ppid === child.pid)![0]!;
+  // The REPL's one server leads a process group of its own; tsx's esbuild, when the REPL has one, stays in the REPL's.
+  const [server] = groupsBelow(child.pid!) as [number];
   expect(await leftInGroups([server], 0)).toEqual([server]);
   child.kill("SIGTERM");
   const [status] = await once(child, "exit");
