@@ -1,17 +1,17 @@
-// A program without a browser plays one: it follows the authorization server's redirects itself, where a browser
-// would show the login page, and reads the code from the last one.
+// A program without a browser plays one: it follows the authorization server's redirects to the code itself.
 
 //#region follow
-/**
- * Plays the browser: follows redirects, carrying the server's cookies, until one leads to `redirectUri`; returns its
- * query.
- */
-export async function followToRedirectUri(start: URL, redirectUri: string): Promise<URLSearchParams> {
+const unanswered = (url: URL, error: Error) => new Error(`no answer at ${url.pathname}: ${error.message}`);
+
+/** Plays the browser: follows redirects, carrying the server's cookies, until one leads to `redirectUri`; returns its
+ * query. Each page has `ms` to answer: a silent authorization server is an error, not a wait without end. */
+export async function followToRedirectUri(start: URL, redirectUri: string, ms = 10_000): Promise<URLSearchParams> {
   const cookies = new Map<string, string>();
   let url = start;
   for (let hops = 0; hops < 10; hops++) {
     const cookie = [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
-    const response = await fetch(url, { redirect: "manual", headers: cookie ? { cookie } : {} });
+    const get: RequestInit = { redirect: "manual", headers: cookie ? { cookie } : {}, signal: AbortSignal.timeout(ms) };
+    const response = await fetch(url, get).catch((error: Error) => Promise.reject(unanswered(url, error)));
     for (const line of response.headers.getSetCookie()) {
       const [, name, value] = /^([^=]+)=([^;]*)/.exec(line) ?? [];
       if (name) cookies.set(name, value);
