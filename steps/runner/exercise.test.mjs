@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test, vi } from "vitest";
 import { isAlive, processTree } from "./shared/processes.mjs";
 import { REPO_ROOT as repoRoot } from "./shared/repo.mjs";
 import { exerciseFixture, REFERENCE, TESTS } from "./test/exercise-fixture.mjs";
-import { fixtureSteps, removeFixtures, run, start } from "./test/helpers.mjs";
+import { FIXTURE_PREFIX, fixtureSteps, removeFixtures, run, start } from "./test/helpers.mjs";
 
 afterAll(removeFixtures);
 // Each test runs the runner, and a check runs tsc and vitest: on a loaded machine that can take seconds.
@@ -15,7 +15,7 @@ vi.setConfig({ testTimeout: 60_000 });
 
 /** A fresh fixture repository, and the runner started against it with the hang bound at 2 s. */
 function fixture() {
-  const root = fixtureSteps(exerciseFixture(repoRoot, join(repoRoot, "steps", "runner", ".tmp-run-x")));
+  const root = fixtureSteps(exerciseFixture(repoRoot, join(repoRoot, "steps", "runner", `${FIXTURE_PREFIX}x`)));
   const exercises = join(root, "exercises");
   const env = { LEARN_MCP_EXERCISES_DIR: exercises, LEARN_MCP_TEST_TIMEOUT_MS: "2000" };
   const options = { stepsDir: join(root, "steps"), env };
