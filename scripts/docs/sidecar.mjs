@@ -74,9 +74,10 @@ export function planBlocks(blocks, recorded, inputsOf) {
 
 /**
  * The entries docs:sync records after generating: each marker with a digest and a body, including accepted ones,
- * and a demo's timing: the new one when it ran, the recorded one when it was accepted. A block that ran adds this
- * Node's major to those recorded when it printed the recorded body from the recorded inputs, and replaces them
- * otherwise. `all` says the docs read were all of them, so markers in no doc are dropped; otherwise they are kept.
+ * and a demo's timing. A block that ran adds this Node's major to those recorded when it printed the recorded body
+ * from the recorded inputs, and keeps the recorded timing: the times are those of the sync that recorded the body, so
+ * running the sync again under other Nodes cannot swap in theirs. Otherwise it replaces the majors and the timing.
+ * `all` says the docs read were all of them, so markers in no doc are dropped; otherwise they are kept.
  */
 export function nextEntries(plans, resultOf, recorded, { all }) {
   const next = all ? new Map() : new Map(recorded);
@@ -92,7 +93,8 @@ export function nextEntries(plans, resultOf, recorded, { all }) {
     const body = bodyDigest(result.body);
     const same = entry?.inputs === plan.digest && entry?.body === body;
     const nodes = same ? [...new Set([...entry.nodes, nodeMajor()])].sort((a, b) => a - b) : [nodeMajor()];
-    next.set(key, { inputs: plan.digest, body, nodes, ...(result.timing && { timing: result.timing }) });
+    const timing = (same && entry.timing) || result.timing;
+    next.set(key, { inputs: plan.digest, body, nodes, ...(timing && { timing }) });
   }
   return next;
 }

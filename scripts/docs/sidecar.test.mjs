@@ -237,4 +237,22 @@ describe("demo times in docs/.generated.json", { timeout: SLOW }, () => {
     expect(check.output).toContain("warning: demo of step 1: first byte at 9x a bare start (target 2x), end at 20x");
     expect(check.output).toContain("0 commands run, 1 accepted unchanged");
   });
+
+  it("stay those of the sync that recorded the body: another Node adds its major, a new body brings new times", () => {
+    const root = demoRoot();
+    expect(docs(root, "sync").status).toBe(0);
+    const planted = { firstByte: 1.5, end: 4, bareMs: 123 };
+    const record = JSON.parse(read(root, "docs/.generated.json"));
+    Object.assign(record.blocks["run 1"], { nodes: [18], timing: planted });
+    write(root, "docs/.generated.json", JSON.stringify(record));
+
+    expect(docs(root, "sync").status).toBe(0);
+    const major = Number(process.versions.node.split(".")[0]);
+    expect(sidecar(root)["run 1"]).toMatchObject({ nodes: [18, major], timing: planted });
+
+    write(root, "steps/run.mjs", 'console.log("another demo of step " + process.argv[2]);\n');
+    expect(docs(root, "sync").status).toBe(0);
+    expect(sidecar(root)["run 1"].nodes).toEqual([major]);
+    expect(sidecar(root)["run 1"].timing.bareMs).not.toBe(planted.bareMs);
+  });
 });
