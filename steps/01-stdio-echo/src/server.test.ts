@@ -25,7 +25,8 @@ async function run(pieces: Buffer[]): Promise<{ stdout: Buffer; stderr: string; 
     await sleep(40);
   }
   started.stdin.end();
-  const code = await new Promise<number | null>((resolve) => started.on("exit", resolve));
+  // "close", not "exit": it comes after the last bytes of stdout and stderr have been read.
+  const code = await new Promise<number | null>((resolve) => started.on("close", resolve));
   return { stdout: Buffer.concat(stdout), stderr, code };
 }
 

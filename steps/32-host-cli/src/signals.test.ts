@@ -16,7 +16,8 @@ async function host(script: string) {
   const output = { stdout: "", stderr: "" };
   child.stdout.setEncoding("utf8").on("data", (text: string) => (output.stdout += text));
   child.stderr.setEncoding("utf8").on("data", (text: string) => (output.stderr += text));
-  const exited = once(child, "exit");
+  // "close", not "exit": it comes once stdout and stderr have ended, so all the host printed is in `output` by then.
+  const exited = once(child, "close");
   const printed = (text: string) =>
     new Promise<void>((resolve) => child.stdout.on("data", () => output.stdout.includes(text) && resolve()));
   await printed("ready");

@@ -157,7 +157,7 @@ test("a second SIGINT changes nothing: a server ignoring SIGTERM is SIGKILLed an
     child.kill("SIGINT");
     await sleep(100); // the first one is being handled: the host is stopping its server
     child.kill("SIGINT");
-    const [status, signal] = await once(child, "exit");
+    const [status, signal] = await once(child, "close"); // not "exit": "close" comes once stderr has ended
     expect([status, signal]).toEqual([130, null]);
     expect(await leftAfter([group!], 0)).toEqual([]);
     expect(stderr).toContain(`[stubborn] still running 2000 ms after SIGTERM: SIGKILL to its process group ${group}\n`);

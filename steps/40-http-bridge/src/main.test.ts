@@ -38,7 +38,8 @@ function startDemo() {
   const output = { stdout: "", stderr: "" };
   demo.stdout!.setEncoding("utf8").on("data", (text: string) => (output.stdout += text));
   demo.stderr!.setEncoding("utf8").on("data", (text: string) => (output.stderr += text));
-  const exited = once(demo, "exit") as Promise<[number | null, NodeJS.Signals | null]>;
+  // "close", not "exit": it comes once stdout and stderr have ended, so all the demo printed is in `output` by then.
+  const exited = once(demo, "close") as Promise<[number | null, NodeJS.Signals | null]>;
   return { demo, output, exited };
 }
 

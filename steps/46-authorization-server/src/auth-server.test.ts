@@ -213,7 +213,7 @@ describe("starting and stopping the authorization server", () => {
     );
     let output = "";
     run.stdout.setEncoding("utf8").on("data", (chunk: string) => (output += chunk));
-    await once(run, "exit");
+    await once(run, "close"); // not "exit": "close" comes once stdout has ended, with the pid in it
     const pid = Number(output);
     expect(pid).toBeGreaterThan(0); // process.kill(0) would signal this test's own process group
     const alive = () => {
