@@ -174,7 +174,7 @@ async function main() {
   );
   // The voice rule reads the text as generated, so a comment a sync brings into a chapter is judged too.
   judged.forEach((doc, i) => docs[i].startsWith("docs/") && doc.problems.push(...voiceProblems(docs[i], doc.text)));
-  const next = nextEntries(plans, resultOf, recorded, { all: files.length === 0 });
+  const next = nextEntries(plans, resultOf, recorded, { all: files.length === 0, force });
   if (mode === "sync") {
     judged.forEach((doc, i) => doc.text !== texts[i] && writeFileSync(path.join(root, docs[i]), doc.text));
     writeSidecar(root, next);

@@ -75,11 +75,12 @@ export function planBlocks(blocks, recorded, inputsOf) {
 /**
  * The entries docs:sync records after generating: each marker with a digest and a body, including accepted ones,
  * and a demo's timing. A block that ran adds this Node's major to those recorded when it printed the recorded body
- * from the recorded inputs, and keeps the recorded timing: the times are those of the sync that recorded the body, so
- * running the sync again under other Nodes cannot swap in theirs. Otherwise it replaces the majors and the timing.
- * `all` says the docs read were all of them, so markers in no doc are dropped; otherwise they are kept.
+ * from the recorded inputs, and keeps the recorded timing unless `force` ran every block to measure again: the times
+ * are those of the sync that recorded the body, so a sync under another Node cannot swap in its own. Otherwise it
+ * replaces the majors and the timing. `all` says the docs read were all of them, so markers in no doc are dropped;
+ * otherwise they are kept.
  */
-export function nextEntries(plans, resultOf, recorded, { all }) {
+export function nextEntries(plans, resultOf, recorded, { all, force = false }) {
   const next = all ? new Map() : new Map(recorded);
   for (const [key, plan] of plans) {
     const result = resultOf(key);
@@ -93,7 +94,7 @@ export function nextEntries(plans, resultOf, recorded, { all }) {
     const body = bodyDigest(result.body);
     const same = entry?.inputs === plan.digest && entry?.body === body;
     const nodes = same ? [...new Set([...entry.nodes, nodeMajor()])].sort((a, b) => a - b) : [nodeMajor()];
-    const timing = (same && entry.timing) || result.timing;
+    const timing = (same && !force && entry.timing) || result.timing;
     next.set(key, { inputs: plan.digest, body, nodes, ...(timing && { timing }) });
   }
   return next;

@@ -238,7 +238,7 @@ describe("demo times in docs/.generated.json", { timeout: SLOW }, () => {
     expect(check.output).toContain("0 commands run, 1 accepted unchanged");
   });
 
-  it("stay those of the sync that recorded the body: another Node adds its major, a new body brings new times", () => {
+  it("stay those of the sync that recorded the body, under any Node; --force or a new body measures again", () => {
     const root = demoRoot();
     expect(docs(root, "sync").status).toBe(0);
     const planted = { firstByte: 1.5, end: 4, bareMs: 123 };
@@ -249,6 +249,8 @@ describe("demo times in docs/.generated.json", { timeout: SLOW }, () => {
     expect(docs(root, "sync").status).toBe(0);
     const major = Number(process.versions.node.split(".")[0]);
     expect(sidecar(root)["run 1"]).toMatchObject({ nodes: [18, major], timing: planted });
+    expect(docs(root, "sync", "--force").status).toBe(0); // measures again
+    expect(sidecar(root)["run 1"].timing.bareMs).not.toBe(planted.bareMs);
 
     write(root, "steps/run.mjs", 'console.log("another demo of step " + process.argv[2]);\n');
     expect(docs(root, "sync").status).toBe(0);
