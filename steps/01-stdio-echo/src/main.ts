@@ -72,7 +72,7 @@ for (let i = 0; i < 2; i++) console.log(`child -> parent: ${await nextLine()}`);
 
 //#region shutdown
 child.stdin.end();
-const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
 console.log(`child exited with code ${code}`);
 console.log(`child's stderr:\n${serverLog.trimEnd()}`);
 //#endregion

@@ -75,6 +75,6 @@ await show("[]");
 
 //#region shutdown
 child.stdin.end();
-const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
 console.log(`\nserver exited with code ${code}; its stderr:\n${serverLog.trimEnd()}`);
 //#endregion
